@@ -1,0 +1,215 @@
+"""What a check is written against.
+
+A check is a function ``check(ctx)`` registered for an exercise with
+:func:`check`. It passes by returning and fails by raising :class:`Fail`
+with a message key. It reaches the student's code only through
+``ctx.call`` (a plain-data call into the sandboxed worker) and the reference
+only through ``ctx.expected``. Inputs and expected values are built once per
+course run (``ctx.cached``) and reused for every submission.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from grader.compare import Mismatch, compare
+from grader.i18n import Message
+from grader.runner import StudentError, StudentModule
+
+_REGISTRY: dict[str, dict[str, Callable]] = {}
+
+
+def check(exercise: str, check_id: str):
+    """Register the decorated function as check ``check_id`` of ``exercise``."""
+
+    def register(fn):
+        _REGISTRY.setdefault(exercise, {})[check_id] = fn
+        return fn
+
+    return register
+
+
+def registered() -> dict[str, dict[str, Callable]]:
+    return _REGISTRY
+
+
+class Fail(Exception):
+    """The check failed; ``message`` says why in the student's terms."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(key)
+        self.message = Message(key, params)
+
+
+@dataclass
+class Case:
+    """One call's inputs plus a short description of them for messages."""
+
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    label: str = ""
+
+
+@dataclass
+class RecordedCall:
+    """A call made to the student, kept to compare with known mistakes."""
+
+    func: str
+    case: Case
+    outcome: tuple            # ("ok", value, args_after, kwargs_after) or ("error", kind)
+
+
+def describe_case(case: Case) -> str:
+    return case.label or ", ".join(_shape(a) for a in case.args)
+
+
+def _shape(value) -> str:
+    if isinstance(value, np.ndarray):
+        return "x".join(map(str, value.shape)) or "scalar"
+    return repr(value) if not isinstance(value, (list, dict)) else type(value).__name__
+
+
+class Context:
+    def __init__(self, runtime, exercise, student: StudentModule, describe_line=None):
+        self.runtime = runtime
+        self.exercise = exercise
+        self.student = student
+        self.rtol, self.atol = exercise.rtol, exercise.atol
+        self.calls: list[RecordedCall] = []
+        self.last = None   # the CallResult of the latest successful call
+        self._describe_line = describe_line or (lambda module, line: f"{module}.py, line {line}")
+
+    # ------------------------------------------------------------ inputs and expected values
+
+    def rng(self, tag: str) -> np.random.Generator:
+        """A generator seeded from the course seed, the exercise and ``tag``."""
+        digest = hashlib.sha256(f"{self.runtime.seed}:{self.exercise.id}:{tag}".encode()).digest()
+        return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+    def cached(self, tag: str, build: Callable):
+        """``build(rng)`` once per course run; every submission reuses the result."""
+        return self.runtime.memo((self.exercise.id, tag), lambda: build(self.rng(tag)))
+
+    def reference(self, func: str) -> Callable:
+        return self.runtime.reference_function(self.exercise.file, func)
+
+    def expected(self, func: str, case: Case):
+        """The reference's result for ``case``, on copies of the inputs."""
+        args, kwargs = copy.deepcopy((case.args, case.kwargs))
+        return self.reference(func)(*args, **kwargs)
+
+    def cases_with_expected(self, tag: str, func: str, build: Callable) -> list[tuple[Case, object]]:
+        return self.cached(tag, lambda rng: [(c, self.expected(func, c)) for c in build(rng)])
+
+    # ------------------------------------------------------------ calling the student
+
+    def call(self, func: str, case: Case):
+        """The student's result, or :class:`Fail` with what went wrong."""
+        try:
+            result = self.student.call(func, *case.args, return_args=True, **case.kwargs)
+        except StudentError as exc:
+            self.calls.append(RecordedCall(func, case, ("error", exc.kind)))
+            key, params = self.error_message(exc.error, func)
+            raise Fail(key, **params) from None
+        self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after, result.kwargs_after)))
+        self.last = result
+        return result.value
+
+    @property
+    def last_type(self) -> str:
+        return self.last.type_name if self.last else ""
+
+    def error_message(self, error: dict, func: str) -> tuple:
+        kind = error.get("kind")
+        file = self.exercise.file
+        if kind == "import":
+            return import_error_message(error.get("cause") or {}, file, self._describe_line)
+        if kind == "missing":
+            return "err.missing_function", {"name": error.get("name", func), "file": file}
+        if kind == "exception" and error.get("type") == "NotImplementedError":
+            return "err.not_implemented", {"name": func}
+        if kind in ("exception", "exit"):
+            frames = error.get("frames") or []
+            where = self._where(frames)
+            return f"err.{kind}", {"name": func, "type": error.get("type", ""),
+                                   "message": error.get("message", ""), "where": where}
+        if kind == "timeout":
+            return "err.timeout", {"name": func, "seconds": error.get("seconds", self.exercise.timeout)}
+        if kind == "crash":
+            how = error.get("signal") or f"exit code {error.get('exit_code', '?')}"
+            return "err.crash", {"name": func, "how": how}
+        if kind == "gave_up":
+            return "err.gave_up", {"name": func, "failures": error.get("failures", 0)}
+        return "err.bad_return", {"name": func, "message": error.get("message", kind)}
+
+    def _where(self, frames) -> str:
+        if not frames:
+            return "-"
+        path, line, _ = frames[-1]
+        module = path[:-3] if path.endswith(".py") else path
+        return self._describe_line(module, line)
+
+    # ------------------------------------------------------------ judging
+
+    def assert_close(self, got, expected, case: Case, what: str = "", rtol=None, atol=None):
+        mismatch = compare(got, expected, self.rtol if rtol is None else rtol,
+                           self.atol if atol is None else atol, what)
+        if mismatch:
+            raise_mismatch(mismatch, case)
+
+    def check_reference(self, tag: str, func: str, build: Callable, what: str = ""):
+        """The usual check: every case of ``build`` against the reference."""
+        for case, expected in self.cases_with_expected(tag, func, build):
+            got = self.call(func, case)
+            self.assert_close(got, expected, case, what or func)
+
+    def check_unchanged(self, func: str, case: Case):
+        """The call must leave its arguments as they were."""
+        self.call(func, case)
+        changed = [str(i + 1) for i, (before, now) in enumerate(zip(case.args, self.last.args_after))
+                   if compare(now, before, 0.0, 0.0) is not None]
+        changed += [k for k, before in case.kwargs.items()
+                    if compare(self.last.kwargs_after.get(k), before, 0.0, 0.0) is not None]
+        if changed:
+            raise Fail("prop.input_modified", name=func, position=", ".join(changed), case=describe_case(case))
+
+    def check_no_state(self, func: str, case_a: Case, case_b: Case, what: str = ""):
+        """A, then B, then A again: the two results for A must agree and be right."""
+        expected_a = self.expected(func, case_a)
+        first = self.call(func, case_a)
+        self.call(func, case_b)
+        again = self.call(func, case_a)
+        self.assert_close(first, expected_a, case_a, what or func)
+        if compare(again, first, 1e-12, 1e-12) is not None:
+            raise Fail("prop.state_carried", name=func, case=describe_case(case_a))
+        self.assert_close(again, expected_a, case_a, what or func)
+
+
+def raise_mismatch(mismatch: Mismatch, case: Case):
+    raise Fail(mismatch.key, case=describe_case(case), **mismatch.params)
+
+
+def import_error_message(cause: dict, file: str, describe_line) -> tuple:
+    kind = cause.get("kind")
+    if kind == "syntax":
+        module = (cause.get("file") or file)
+        module = module[:-3] if module.endswith(".py") else module
+        return "err.syntax", {"where": describe_line(module, cause.get("line", 0)),
+                              "message": cause.get("message", ""), "text": cause.get("text", "")}
+    if kind in ("exception", "exit"):
+        frames = cause.get("frames") or []
+        where = "-"
+        if frames:
+            path, line, _ = frames[-1]
+            where = describe_line(path[:-3] if path.endswith(".py") else path, line)
+        return f"err.import_{kind}", {"file": file, "type": cause.get("type", ""),
+                                      "message": cause.get("message", ""), "where": where}
+    if kind == "timeout":
+        return "err.import_timeout", {"file": file, "seconds": cause.get("seconds", "?")}
+    how = cause.get("signal") or f"exit code {cause.get('exit_code', '?')}"
+    return "err.import_crash", {"file": file, "how": how}

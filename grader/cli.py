@@ -1,0 +1,159 @@
+"""The ``grade`` command (CONTRACT section 5).
+
+Exit codes: 0 every check passed / the command did its job; 1 graded, some
+check failed; 2 bad input or usage (one line on stderr); 3 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from grader.course import CourseError, bundled_course_root, load_course
+from grader.i18n import LANGUAGES, default_language
+from grader.report import FORMATS, render, write_atomically
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class BadInput(Exception):
+    """Reported as one line on stderr with exit code 2."""
+
+
+def common_options(fn):
+    options = [
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+                     help="Report format."),
+        click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the report to FILE instead of standard output."),
+        click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+                     help="Language of the report (default: zh for a Chinese locale, else en)."),
+        click.option("--only", multiple=True, metavar="ID", help="Grade only this exercise (repeatable)."),
+        click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="A course folder with exercises/ and solutions/ (default: the bundled RNN course)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def open_course(course_dir: Path | None):
+    root = course_dir if course_dir is not None else bundled_course_root()
+    if course_dir is not None and not course_dir.is_dir():
+        raise BadInput(f"no such course folder: {course_dir}")
+    return load_course(root)
+
+
+def emit(content: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(content, nl=False)
+        return
+    try:
+        write_atomically(output, content)
+    except OSError as exc:
+        raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rnn-grader", prog_name="grade")
+def cli():
+    """Grade NumPy exercises on recurrent neural networks."""
+
+
+@cli.command()
+@click.argument("path", required=False, default=".", type=click.Path(path_type=Path))
+@common_options
+def check(path, fmt, output, lang, only, course_dir):
+    """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
+    from grader.engine import Grader
+    from grader.submission import load_submission
+
+    lang = lang or default_language()
+    course = open_course(course_dir)
+    course.select(only)  # unknown ids are bad input before any work
+    with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
+        submission = load_submission(path, Path(workdir))
+        with Grader(course) as grader:
+            result = grader.grade(submission, only)
+    color = fmt == "text" and output is None and sys.stdout.isatty()
+    emit(render(result, fmt, lang, color=color), output)
+    sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
+
+
+@cli.command(name="list")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None)
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+def list_exercises(lang, course_dir):
+    """List the exercises and their points."""
+    from grader.i18n import text
+
+    lang = lang or default_language()
+    course = open_course(course_dir)
+    for exercise in course.exercises.values():
+        hidden = sum(1 for c in exercise.checks if c.hidden)
+        click.echo(f"{exercise.id:<14} {exercise.file:<18} {exercise.max_score:>6g}  "
+                   f"{len(exercise.checks):>2} checks ({hidden} hidden)  {text(exercise.title, lang)}")
+    click.echo(f"{'total':<14} {'':<18} {course.max_score:>6g}")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+def release(out, course_dir):
+    """Write the student kit to OUT: stubs, answers template, notebook, instructions."""
+    from grader.release import write_kit
+
+    course = open_course(course_dir)
+    written = write_kit(course, out)
+    click.echo(f"wrote {len(written)} files to {out}")
+
+
+@cli.command()
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None)
+@click.option("--only", multiple=True, metavar="ID", help="Validate only this exercise (repeatable).")
+def validate(course_dir, lang, only):
+    """Self-check the course: references full marks, stubs zero, every mistake caught and named."""
+    from grader.validate import validate_course
+
+    course = open_course(course_dir)
+    course.select(only)
+    report = validate_course(course, only=only, echo=click.echo)
+    sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def main(argv=None) -> int:
+    from grader.submission import SubmissionError
+
+    try:
+        cli.main(args=argv, prog_name="grade", standalone_mode=False)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    except click.exceptions.Abort:
+        click.echo("grade: interrupted", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:
+        click.echo(f"grade: {exc.format_message()}", err=True)
+        return EXIT_USAGE
+    except (BadInput, SubmissionError, CourseError) as exc:
+        click.echo(f"grade: {one_line(exc)}", err=True)
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 -- the last line of defence: exit 3, no traceback
+        click.echo(f"grade: internal error: {type(exc).__name__}: {one_line(exc)}", err=True)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def entry_point():
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

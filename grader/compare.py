@@ -1,0 +1,127 @@
+"""Comparing a student's result with an expected one, with tolerances.
+
+:func:`compare` returns ``None`` when the two agree and otherwise a
+:class:`Mismatch` saying what differs first (type, shape, dtype, NaN, values)
+and where. The same function decides whether a student's outcome matches a
+known mistake's, so checks and diagnoses agree on what "the same" means.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    key: str                       # a message key under "cmp."
+    params: dict = field(default_factory=dict)
+
+
+def type_label(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"ndarray {value.dtype} {tuple(value.shape)}"
+    if isinstance(value, np.generic):
+        return f"numpy.{type(value).__name__}"
+    return type(value).__name__
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, (numbers.Real, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def fmt(x) -> str:
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}"
+    return repr(x)
+
+
+def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatch | None:
+    if isinstance(expected, np.ndarray):
+        return _compare_array(got, expected, rtol, atol, where)
+    if isinstance(expected, (bool, np.bool_)):
+        if not isinstance(got, (bool, np.bool_)):
+            return Mismatch("cmp.type", {"where": where, "expected": "bool", "got": type_label(got)})
+        return None if bool(got) == bool(expected) else Mismatch(
+            "cmp.value", {"where": where, "expected": fmt(bool(expected)), "got": fmt(bool(got))})
+    if _is_real(expected):
+        if isinstance(got, np.ndarray) and got.shape == () and got.dtype.kind in "iuf":
+            got = got[()]
+        if not _is_real(got):
+            return Mismatch("cmp.type", {"where": where, "expected": "number", "got": type_label(got)})
+        e, g = float(expected), float(got)
+        if np.isnan(e) and np.isnan(g):
+            return None
+        if not np.isfinite(g) and np.isfinite(e):
+            return Mismatch("cmp.not_finite", {"where": where, "expected": fmt(e), "got": fmt(g)})
+        if abs(g - e) <= atol + rtol * abs(e):
+            return None
+        return Mismatch("cmp.value", {"where": where, "expected": fmt(e), "got": fmt(g)})
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(got, (list, tuple)):
+            return Mismatch("cmp.type", {"where": where, "expected": type(expected).__name__, "got": type_label(got)})
+        if len(got) != len(expected):
+            return Mismatch("cmp.length", {"where": where, "expected": len(expected), "got": len(got)})
+        for i, (g, e) in enumerate(zip(got, expected)):
+            found = compare(g, e, rtol, atol, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return Mismatch("cmp.type", {"where": where, "expected": "dict", "got": type_label(got)})
+        missing = [k for k in expected if k not in got]
+        extra = [k for k in got if k not in expected]
+        if missing or extra:
+            return Mismatch("cmp.keys", {"where": where, "missing": ", ".join(map(str, missing)) or "-",
+                                         "extra": ", ".join(map(str, extra[:5])) or "-"})
+        for k in expected:
+            found = compare(got[k], expected[k], rtol, atol, f"{where}[{k!r}]")
+            if found:
+                return found
+        return None
+    if expected is None:
+        return None if got is None else Mismatch("cmp.type", {"where": where, "expected": "None", "got": type_label(got)})
+    return None if got == expected else Mismatch("cmp.value", {"where": where, "expected": fmt(expected), "got": fmt(got)})
+
+
+def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | None:
+    if not isinstance(got, np.ndarray):
+        return Mismatch("cmp.not_array", {"where": where, "got": type_label(got),
+                                          "shape": tuple(expected.shape)})
+    if got.shape != expected.shape:
+        return Mismatch("cmp.shape", {"where": where, "expected": tuple(expected.shape), "got": tuple(got.shape)})
+    if expected.dtype == np.bool_:
+        if got.dtype != np.bool_:
+            return Mismatch("cmp.dtype", {"where": where, "expected": "bool", "got": str(got.dtype)})
+        wrong = np.argwhere(got != expected)
+        if len(wrong):
+            index = tuple(int(i) for i in wrong[0])
+            return Mismatch("cmp.bool_values", {"where": where, "count": len(wrong), "size": expected.size,
+                                                "index": index, "expected": bool(expected[index]),
+                                                "got": bool(got[index])})
+        return None
+    if got.dtype.kind not in "iuf":
+        return Mismatch("cmp.dtype", {"where": where, "expected": str(expected.dtype), "got": str(got.dtype)})
+    g = got.astype(np.float64)
+    e = expected.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(e)
+    bad_nan = ~np.isfinite(g) & np.isfinite(e)
+    if bad_nan.any():
+        index = tuple(int(i) for i in np.argwhere(bad_nan)[0])
+        return Mismatch("cmp.array_not_finite", {"where": where, "count": int(bad_nan.sum()),
+                                                 "size": e.size, "index": index, "got": fmt(g[index])})
+    with np.errstate(invalid="ignore"):
+        err = np.abs(g - e)
+        err[both_nan] = 0.0
+        bad = ~(err <= atol + rtol * np.abs(e))
+    bad &= ~both_nan
+    if not bad.any():
+        return None
+    index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, err, -1.0)), e.shape))
+    rel = err[index] / max(abs(e[index]), 1e-300)
+    return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,
+                                   "index": index, "expected": fmt(e[index]), "got": fmt(g[index]),
+                                   "abs_err": fmt(err[index]), "rel_err": fmt(rel)})

@@ -1,0 +1,278 @@
+"""Loading a course: ``exercises/*.yaml`` plus ``solutions/``.
+
+A course folder holds ``exercises/`` (one YAML file per exercise, and
+``stubs/`` with the student files) and ``solutions/`` (``reference/`` with the
+reference files and the answer key ``answers.yaml``, ``mistakes/<exercise>/``
+with known wrong implementations and their ``catalogue.yaml``). Malformed
+content raises :class:`CourseError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from grader.i18n import LANGUAGES
+
+# The order exercises are listed and graded in (CONTRACT section 2).
+CONTRACT_ORDER = ("step", "scalar", "forward", "params", "masking", "readout", "bptt",
+                  "clipping", "truncation", "gradient_flow", "birnn", "quiz")
+QUIZ_FORMATS = ("bool", "choice", "list", "int", "number", "mapping", "equation")
+
+
+class CourseError(Exception):
+    """Malformed course content; the message names the file and line."""
+
+
+@dataclass
+class CheckSpec:
+    id: str
+    points: float
+    hidden: bool
+    title: dict
+    hint: dict
+    question: dict | None = None      # quiz only: the question spec from the YAML
+
+
+@dataclass
+class MistakeSpec:
+    id: str                  # "<exercise>.<name>"
+    exercise: str
+    title: dict
+    explanation: dict
+    hint: dict
+    fails: list[str]
+    variants: list[Path]     # the wrong implementations; each is appended to the reference file
+
+
+@dataclass
+class Exercise:
+    id: str
+    file: str
+    functions: list[str]
+    title: dict
+    statement: dict
+    signatures: list[str]
+    timeout: float
+    rtol: float
+    atol: float
+    checks: list[CheckSpec]
+    mistakes: list[MistakeSpec] = field(default_factory=list)
+    path: Path | None = None
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    @property
+    def is_quiz(self) -> bool:
+        return self.file.endswith((".yaml", ".yml"))
+
+    def check(self, check_id: str) -> CheckSpec:
+        return next(c for c in self.checks if c.id == check_id)
+
+
+@dataclass
+class Course:
+    root: Path
+    exercises: dict[str, Exercise]
+
+    @property
+    def exercises_dir(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def stubs_dir(self) -> Path:
+        return self.root / "exercises" / "stubs"
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.root / "solutions" / "reference"
+
+    @property
+    def answer_key_path(self) -> Path:
+        return self.reference_dir / "answers.yaml"
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.max_score for e in self.exercises.values())
+
+    def select(self, only: tuple[str, ...] | list[str] = ()) -> list[Exercise]:
+        unknown = [x for x in only if x not in self.exercises]
+        if unknown:
+            raise CourseError(f"unknown exercise id {unknown[0]!r} (known: {', '.join(self.exercises)})")
+        return [e for e in self.exercises.values() if not only or e.id in only]
+
+    def answer_key(self) -> dict:
+        return load_yaml(self.answer_key_path)
+
+    def student_files(self) -> list[str]:
+        return list(dict.fromkeys(e.file for e in self.exercises.values()))
+
+
+# ---------------------------------------------------------------- YAML with line numbers
+
+class _LineDict(dict):
+    line = 0
+
+
+class _LineLoader(yaml.SafeLoader):
+    def construct_mapping(self, node, deep=False):
+        mapping = _LineDict(super().construct_mapping(node, deep=deep))
+        mapping.line = node.start_mark.line + 1
+        return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
+
+
+def load_yaml(path: Path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=_LineLoader)  # noqa: S506 -- a SafeLoader subclass
+    except FileNotFoundError:
+        raise CourseError(f"{path}: file not found") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        raise CourseError(f"{path}{line}: malformed YAML: {exc.problem or exc.context}") from None
+    except (yaml.YAMLError, UnicodeDecodeError, OSError) as exc:
+        raise CourseError(f"{path}: cannot read: {exc}") from None
+
+
+class _Reader:
+    """Typed access to a YAML mapping that reports file:line on every mistake."""
+
+    def __init__(self, path: Path, data, where: str = ""):
+        self.path, self.data, self.where = path, data, where
+        if not isinstance(data, dict):
+            self.fail(f"expected a mapping{where}")
+
+    def fail(self, problem: str, line: int | None = None):
+        line = line or getattr(self.data, "line", 0)
+        raise CourseError(f"{self.path}:{line}: {problem}")
+
+    def get(self, key, kind, default=None, required=True):
+        if key not in self.data:
+            if required and default is None:
+                self.fail(f"missing key {key!r}{self.where}")
+            return default
+        value = self.data[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind in (int, float) and isinstance(value, bool)):
+            self.fail(f"{key!r}{self.where} must be {getattr(kind, '__name__', kind)}")
+        return value
+
+    def texts(self, key, required=True):
+        value = self.get(key, dict, required=required, default={} if not required else None)
+        if required:
+            missing = [lang for lang in LANGUAGES if not isinstance(value.get(lang), str) or not value.get(lang).strip()]
+            if missing:
+                self.fail(f"{key!r}{self.where} needs a text in {', '.join(missing)}", getattr(value, "line", None))
+        return {lang: value.get(lang, "") for lang in LANGUAGES}
+
+
+def _load_exercise(path: Path, known_checks) -> Exercise:
+    r = _Reader(path, load_yaml(path))
+    ex_id = r.get("id", str)
+    if ex_id != path.stem:
+        r.fail(f"id {ex_id!r} does not match the file name {path.name!r}")
+    file = r.get("file", str)
+    tolerance = r.get("tolerance", dict, default={}, required=False)
+    tol = _Reader(path, tolerance, " in tolerance")
+    exercise = Exercise(
+        id=ex_id, file=file, functions=list(r.get("functions", list, default=[], required=False)),
+        title=r.texts("title"), statement=r.texts("statement"),
+        signatures=list(r.get("signatures", list, default=[], required=False)),
+        timeout=r.get("timeout", float, default=10.0, required=False),
+        rtol=tol.get("rtol", float, default=1e-6, required=False),
+        atol=tol.get("atol", float, default=1e-9, required=False),
+        checks=[], path=path)
+    if exercise.timeout <= 0:
+        r.fail("timeout must be positive")
+    entries = r.get("questions" if exercise.is_quiz else "checks", list)
+    for entry in entries:
+        c = _Reader(path, entry, " in a check")
+        if exercise.is_quiz:
+            key = c.get("key", str)
+            fmt = c.get("format", str)
+            if fmt not in QUIZ_FORMATS:
+                c.fail(f"question {key!r}: format {fmt!r} is not one of {', '.join(QUIZ_FORMATS)}")
+            spec = CheckSpec(id=key, points=c.get("points", float, default=1.0, required=False),
+                             hidden=bool(c.get("hidden", bool, default=False, required=False)),
+                             title=c.texts("question"), hint=c.texts("hint", required=False),
+                             question=dict(entry))
+        else:
+            check_id = c.get("id", str)
+            if known_checks is not None and check_id not in known_checks.get(ex_id, {}):
+                known = ", ".join(known_checks.get(ex_id, {})) or "none"
+                c.fail(f"exercise {ex_id!r} has no check {check_id!r} (known: {known})")
+            spec = CheckSpec(id=check_id, points=c.get("points", float),
+                             hidden=bool(c.get("hidden", bool, default=False, required=False)),
+                             title=c.texts("title"), hint=c.texts("hint", required=False))
+        if spec.points < 0:
+            c.fail(f"check {spec.id!r}: points must not be negative")
+        if any(s.id == spec.id for s in exercise.checks):
+            c.fail(f"check {spec.id!r} appears twice")
+        exercise.checks.append(spec)
+    if not exercise.checks:
+        r.fail("an exercise needs at least one check")
+    return exercise
+
+
+def _load_mistakes(exercise: Exercise, folder: Path):
+    catalogue_path = folder / "catalogue.yaml"
+    if not catalogue_path.exists():
+        return
+    data = load_yaml(catalogue_path) or {}
+    r = _Reader(catalogue_path, data)
+    check_ids = {c.id for c in exercise.checks}
+    for mistake_id, entry in data.items():
+        m = _Reader(catalogue_path, entry, f" in {mistake_id}")
+        prefix, _, name = str(mistake_id).partition(".")
+        if prefix != exercise.id or not name:
+            m.fail(f"mistake id {mistake_id!r} must look like '{exercise.id}.<name>'")
+        variants = sorted([folder / f"{name}.py", *folder.glob(f"{name}__*.py")])
+        variants = [v for v in variants if v.exists()]
+        if not variants:
+            m.fail(f"no implementation {name}.py for mistake {mistake_id!r}")
+        fails = list(m.get("fails", list, default=[], required=False))
+        unknown = [f for f in fails if f not in check_ids]
+        if unknown:
+            m.fail(f"mistake {mistake_id!r} lists unknown check {unknown[0]!r}")
+        exercise.mistakes.append(MistakeSpec(
+            id=mistake_id, exercise=exercise.id, title=m.texts("title"),
+            explanation=m.texts("explanation"), hint=m.texts("hint", required=False),
+            fails=fails, variants=variants))
+    del r
+
+
+def load_course(root: Path) -> Course:
+    """Read and check a whole course folder."""
+    from grader.suite import registry  # the check implementations, per exercise
+
+    root = Path(root)
+    exercises_dir = root / "exercises"
+    if not exercises_dir.is_dir():
+        raise CourseError(f"{root}: not a course folder (no exercises/ inside)")
+    paths = sorted(exercises_dir.glob("*.yaml"))
+    if not paths:
+        raise CourseError(f"{exercises_dir}: no exercise YAML files")
+    order = {ex_id: i for i, ex_id in enumerate(CONTRACT_ORDER)}
+    exercises = [_load_exercise(p, registry()) for p in paths]
+    exercises.sort(key=lambda e: (order.get(e.id, len(order)), e.id))
+    for exercise in exercises:
+        _load_mistakes(exercise, root / "solutions" / "mistakes" / exercise.id)
+    return Course(root=root, exercises={e.id: e for e in exercises})
+
+
+def bundled_course_root() -> Path:
+    """The RNN course: the repository's folders, or the copy inside an installed wheel."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "_course", package.parent):
+        if (candidate / "exercises").is_dir() and (candidate / "solutions").is_dir():
+            return candidate
+    raise CourseError("the bundled course is missing from this installation")

@@ -1,0 +1,195 @@
+"""Grading one submission: the pipeline from a loaded submission to results.
+
+For each exercise: find the student module, import it in a fresh worker
+child, run the exercise's checks (each may only pass or fail), name known
+mistakes from the recorded calls, and score. A broken file costs only the
+exercises that live in it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import yaml
+
+from grader.checks import Context, Fail, import_error_message
+from grader.course import Course, Exercise
+from grader.diagnose import Diagnoser
+from grader.i18n import Message
+from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
+from grader.runner import StudentError, StudentModule, Worker
+from grader.runtime import CourseRuntime
+from grader.suite import registry
+from grader.submission import Submission
+
+MAX_ANSWERS_BYTES = 256 * 1024
+STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
+
+
+class InternalError(Exception):
+    """A check itself broke: a grader bug, reported with exit code 3."""
+
+
+class Grader:
+    """Grades submissions against one course; reusable across many submissions."""
+
+    def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None):
+        self.course = course
+        self.runtime = runtime or CourseRuntime(course)
+        self.worker = worker or Worker()
+        self.diagnoser = Diagnoser(self.runtime)
+        self.checks = registry()
+        self.isolation = "process"
+
+    def close(self):
+        self.worker.stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def grade(self, submission: Submission, only=()) -> SubmissionResult:
+        start = time.perf_counter()
+        self._import_failures: dict[str, dict] = {}
+        results = []
+        for exercise in self.course.select(only):
+            t0 = time.perf_counter()
+            result = (self._grade_quiz(exercise, submission) if exercise.is_quiz
+                      else self._grade_code(exercise, submission))
+            result.elapsed = time.perf_counter() - t0
+            results.append(result)
+        notes = [Message("note.submission", text=n) for n in submission.notes]
+        return SubmissionResult(source=str(submission.source), exercises=results, notes=notes,
+                                isolation=self.isolation, elapsed=time.perf_counter() - start)
+
+    # ------------------------------------------------------------ code exercises
+
+    def _grade_code(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
+        module = submission.module_for(exercise.file)
+        if module is None:
+            return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
+        if module in self._import_failures:
+            return self._import_failed(exercise, submission, self._import_failures[module])
+        student = StudentModule(self.worker, submission.root, module, exercise.timeout)
+        error = student.open()
+        if error is not None:
+            self._import_failures[module] = error
+            return self._import_failed(exercise, submission, error, student.output)
+        ctx = Context(self.runtime, exercise, student, submission.describe_line)
+        checks = [self._run_check(ctx, spec) for spec in exercise.checks]
+        student.close()
+        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint)
+                     for m in self.diagnoser.diagnose(exercise, ctx.calls)]
+        return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
+                              output="".join(student.output))
+
+    def _import_failed(self, exercise, submission, error, output=()):
+        key, params = import_error_message(error, exercise.file, submission.describe_line)
+        result = failed_exercise(exercise, Message(key, params))
+        result.output = "".join(output)
+        return result
+
+    def _run_check(self, ctx: Context, spec) -> CheckResult:
+        implementation = self.checks[ctx.exercise.id][spec.id]
+        result = CheckResult(name=spec.id, passed=False, score=0.0, max_score=spec.points,
+                             title=spec.title, hint=spec.hint, hidden=spec.hidden)
+        try:
+            implementation(ctx)
+        except Fail as failure:
+            result.message = failure.message
+            return result
+        except Exception as exc:  # noqa: BLE001 -- odd student values must not stop the grader
+            if STRICT:
+                raise InternalError(f"check {ctx.exercise.id}.{spec.id} broke: {exc!r}") from exc
+            result.message = Message("err.unjudgeable", detail=type(exc).__name__)
+            return result
+        result.passed, result.score = True, spec.points
+        return result
+
+    # ------------------------------------------------------------ the quiz
+
+    def _grade_quiz(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
+        from grader.quiz import grade_answer
+
+        answers, problem, output = self._answers(exercise, submission)
+        if problem is not None:
+            return failed_exercise(exercise, problem)
+        key = self.runtime.answer_key()
+        checks = []
+        for spec in exercise.checks:
+            verdict = grade_answer(spec.question, answers.get(spec.id), key.get(spec.id))
+            fraction = min(max(float(verdict.fraction), 0.0), 1.0)
+            checks.append(CheckResult(name=spec.id, passed=fraction >= 1.0, score=fraction * spec.points,
+                                      max_score=spec.points, message=Message(verdict.message, verdict.params),
+                                      title=spec.title, hint=spec.hint, hidden=spec.hidden))
+        return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, output=output)
+
+    def _answers(self, exercise, submission):
+        """The student's answers as a dict, or the problem that prevents reading them."""
+        if submission.answers_file is not None:
+            return (*read_answers_yaml(submission.answers_file, submission), "")
+        module = submission.single_module
+        if module is None:
+            return {}, Message("err.missing_file", file=exercise.file), ""
+        if module in self._import_failures:
+            key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
+            return {}, Message(key, params), ""
+        student = StudentModule(self.worker, submission.root, module, exercise.timeout)
+        try:
+            value = student.getattr("ANSWERS").value
+        except StudentError as exc:
+            if exc.kind == "import":
+                self._import_failures[module] = exc.error.get("cause") or {}
+                key, params = import_error_message(exc.error.get("cause") or {}, exercise.file, submission.describe_line)
+                return {}, Message(key, params), ""
+            if exc.kind == "missing":
+                return {}, Message("err.no_answers_dict"), ""
+            return {}, Message("err.answers_unreadable", detail=exc.kind), ""
+        finally:
+            student.close()
+        if not isinstance(value, dict):
+            return {}, Message("err.answers_not_dict", got=type(value).__name__), ""
+        return value, None, "".join(student.output)
+
+
+def read_answers_yaml(path, submission):
+    """Parse answers.yaml safely; a broken file costs the quiz only."""
+    name = path.name
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return {}, Message("err.answers_yaml", file=name, line="?", problem=str(exc))
+    if len(data) > MAX_ANSWERS_BYTES:
+        return {}, Message("err.answers_yaml", file=name, line="-", problem="file too large")
+    try:
+        loaded = yaml.load(data.decode("utf-8-sig"), Loader=_AnswersLoader)  # noqa: S506 -- SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        return {}, Message("err.answers_yaml", file=name, line=mark.line + 1 if mark else "?",
+                           problem=str(exc.problem or exc.context))
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+        return {}, Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)
+    if loaded is None:
+        loaded = {}
+    if not isinstance(loaded, dict):
+        return {}, Message("err.answers_not_dict", got=type(loaded).__name__)
+    return loaded, None
+
+
+class _AnswersLoader(yaml.SafeLoader):
+    """SafeLoader without aliases: a student file never expands into a bomb."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.events.AliasEvent):
+            event = self.peek_event()
+            raise yaml.constructor.ConstructorError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def failed_exercise(exercise: Exercise, problem: Message) -> ExerciseResult:
+    checks = [CheckResult(name=c.id, passed=False, score=0.0, max_score=c.points, message=problem,
+                          title=c.title, hint=c.hint, hidden=c.hidden) for c in exercise.checks]
+    return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, problem=problem)

@@ -1,0 +1,84 @@
+"""Messages in the student's language.
+
+Every text the grader writes is a key looked up in ``grader/locales/<lang>/*.yaml``
+(flat mappings, ``str.format`` placeholders). Results carry :class:`Message`
+objects, not strings, so one graded result can be shown in either language.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+LANGUAGES = ("en", "zh")
+LOCALE_DIR = Path(__file__).parent / "locales"
+
+
+class Message:
+    """A message key and its parameters: ``Message("err.timeout", name="f", seconds=10)``."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, params: dict | None = None, **kwargs):
+        self.key = key
+        self.params = {**(params or {}), **kwargs}
+
+    def __eq__(self, other):
+        return isinstance(other, Message) and (self.key, self.params) == (other.key, other.params)
+
+    def __repr__(self):
+        return f"Message({self.key!r}, {self.params!r})"
+
+    def render(self, lang: str) -> str:
+        return render(self.key, lang, **self.params)
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALE_DIR / lang).glob("*.yaml")):
+        with open(path, encoding="utf-8") as fh:
+            merged.update(yaml.safe_load(fh) or {})
+    return merged
+
+
+class _Lenient(dict):
+    """Format parameters: a missing one shows as {name} instead of failing."""
+
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def render(key: str, lang: str, **params) -> str:
+    template = catalogue(lang).get(key) or catalogue("en").get(key)
+    if template is None:
+        return key if not params else f"{key} {params}"
+    localised = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in params.items()}
+    try:
+        return template.format_map(_Lenient(localised))
+    except (ValueError, IndexError, AttributeError):
+        return template
+
+
+def text(value, lang: str) -> str:
+    """A course text: either a plain string or a mapping {en: ..., zh: ...}."""
+    if isinstance(value, dict):
+        return value.get(lang) or value.get("en") or next(iter(value.values()), "")
+    return "" if value is None else str(value)
+
+
+def default_language() -> str:
+    """zh when the locale is Chinese, else en."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    try:
+        code = locale.getlocale()[0] or ""
+    except ValueError:
+        code = ""
+    return "zh" if code.lower().startswith("zh") else "en"

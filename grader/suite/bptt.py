@@ -1,0 +1,131 @@
+"""Checks of ``rnn_backward``: gradients of L = sum(Hs * dHs)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grader.checks import Case, Fail, check, describe_case
+from grader.suite import data as D
+
+F = "rnn_backward"
+KEYS = ("dX", "dh0", "dW_x", "dW_h", "db")
+
+
+def backward_case(rng, B, T, d, H, with_h0=False, upstream="dense"):
+    X = D.sequences(rng, B, T, d)
+    dHs = rng.normal(0, 1, size=(B, T, H))
+    if upstream == "last":
+        dHs[:, :-1] = 0.0
+    kwargs = {"h0": rng.uniform(-1, 1, size=(B, H))} if with_h0 else {}
+    label = D.rnn_label(B, T, d, H, **({"h0": "given"} if with_h0 else {}),
+                        **({"dHs": "last step only"} if upstream == "last" else {}))
+    return Case((X, *D.weights(rng, d, H), dHs), kwargs, label=label)
+
+
+def expected_shapes(case: Case) -> dict:
+    X, W_x, W_h, b = case.args[:4]
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    return {"dX": (B, T, d), "dh0": (B, H), "dW_x": (d, H), "dW_h": (H, H), "db": (H,)}
+
+
+def expect_grads(got, case: Case, keys=KEYS):
+    if not isinstance(got, dict):
+        raise Fail("cmp.type", where="gradients", expected="dict", got=type(got).__name__, case=describe_case(case))
+    missing = [k for k in keys if k not in got]
+    if missing:
+        raise Fail("cmp.keys", where="gradients", missing=", ".join(missing),
+                   extra=", ".join(str(k) for k in got if k not in keys) or "-", case=describe_case(case))
+    for key, shape in expected_shapes(case).items():
+        D.expect_array(got[key], shape, case, what=key)
+
+
+def forward_loss(X, W_x, W_h, b, dHs, h0):
+    h = np.zeros((X.shape[0], W_h.shape[0])) if h0 is None else h0
+    total = 0.0
+    for t in range(X.shape[1]):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        total += float(np.sum(h * dHs[:, t]))
+    return total
+
+
+def finite_differences(case: Case, eps=1e-6) -> dict:
+    """Centred differences of L = sum(Hs * dHs) for every input of the loss."""
+    X, W_x, W_h, b, dHs = (np.array(a, dtype=np.float64) for a in case.args)
+    h0 = np.array(case.kwargs.get("h0", np.zeros((X.shape[0], W_h.shape[0]))), dtype=np.float64)
+    named = {"dX": X, "dh0": h0, "dW_x": W_x, "dW_h": W_h, "db": b}
+    grads = {}
+    for key, array in named.items():
+        grad = np.zeros_like(array)
+        for index in np.ndindex(array.shape):
+            keep = array[index]
+            array[index] = keep + eps
+            plus = forward_loss(X, W_x, W_h, b, dHs, h0)
+            array[index] = keep - eps
+            minus = forward_loss(X, W_x, W_h, b, dHs, h0)
+            array[index] = keep
+            grad[index] = (plus - minus) / (2 * eps)
+        grads[key] = grad
+    return grads
+
+
+def relative_error(got, expected) -> float:
+    return float(np.linalg.norm(got - expected) / max(np.linalg.norm(got) + np.linalg.norm(expected), 1e-12))
+
+
+@check("bptt", "keys_and_shapes")
+def keys_and_shapes(ctx):
+    case = ctx.cached("shapes", lambda rng: backward_case(rng, 2, 4, 3, 5, with_h0=True))
+    expect_grads(ctx.call(F, case), case)
+
+
+@check("bptt", "finite_differences")
+def finite_differences_check(ctx):
+    case, numeric = ctx.cached("fd", lambda rng: _with_fd(backward_case(rng, 2, 4, 3, 3, with_h0=True)))
+    got = ctx.call(F, case)
+    expect_grads(got, case)
+    for key in KEYS:
+        error = relative_error(got[key], numeric[key])
+        if not error <= 1e-6:
+            raise Fail("prop.finite_differences", key=key, error=f"{error:.2e}", case=describe_case(case))
+
+
+def _with_fd(case):
+    return case, finite_differences(case)
+
+
+@check("bptt", "matches_reference")
+def matches_reference(ctx):
+    ctx.check_reference("reference", F, lambda rng: [backward_case(rng, 2, 5, 3, 4), backward_case(rng, 3, 3, 2, 2)],
+                        "gradients")
+
+
+@check("bptt", "initial_state")
+def initial_state(ctx):
+    ctx.check_reference("h0", F, lambda rng: [backward_case(rng, 2, 4, 3, 4, with_h0=True),
+                                              backward_case(rng, 1, 2, 2, 3, with_h0=True)], "gradients")
+
+
+@check("bptt", "random_shapes")
+def random_shapes(ctx):
+    def build(rng):
+        return [backward_case(rng, *rng.integers(1, 6, size=4), with_h0=bool(i % 2)) for i in range(5)]
+    ctx.check_reference("random", F, build, "gradients")
+
+
+@check("bptt", "sparse_upstream")
+def sparse_upstream(ctx):
+    ctx.check_reference("sparse", F, lambda rng: [backward_case(rng, 2, 6, 3, 3, upstream="last"),
+                                                  backward_case(rng, 1, 4, 2, 4, with_h0=True, upstream="last")],
+                        "gradients")
+
+
+@check("bptt", "inputs_unchanged")
+def inputs_unchanged(ctx):
+    ctx.check_unchanged(F, ctx.cached("unchanged", lambda rng: backward_case(rng, 2, 4, 3, 3, with_h0=True)))
+
+
+@check("bptt", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (backward_case(rng, 2, 3, 2, 3), backward_case(rng, 2, 3, 2, 3, with_h0=True)))
+    ctx.check_no_state(F, a, b, "gradients")

@@ -1,0 +1,1 @@
+"""The worker process and its wire format (standard library and numpy only)."""

@@ -1,0 +1,222 @@
+"""The wire format between the trusted grader and the worker: plain data only.
+
+A frame is a 4-byte big-endian header length, a UTF-8 JSON header, then the raw
+bytes of every array the header refers to. Nothing is ever pickled: arrays
+travel as (dtype, shape, bytes) with a whitelist of numeric dtypes, so a
+decoded value is always a plain ``numpy.ndarray`` or a JSON value.
+
+This module must import nothing but the standard library and numpy: the
+worker loads it inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import struct
+import time
+
+import numpy as np
+
+MAX_HEADER = 16 << 20     # a JSON header larger than this is refused
+MAX_FRAME = 512 << 20     # header plus arrays
+
+# Numeric dtypes only: object, void, string and datetime arrays never cross.
+ALLOWED_DTYPES = frozenset(
+    np.dtype(code).str
+    for code in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+                 "f2", "f4", "f8", "c8", "c16")
+)
+
+
+class WireError(Exception):
+    """A frame or value that does not follow the protocol."""
+
+
+class Timeout(Exception):
+    """The peer did not send a whole frame before the deadline."""
+
+
+class Closed(Exception):
+    """The peer closed its end (it exited or crashed)."""
+
+
+# ---------------------------------------------------------------- encoding
+
+def encode(value, blobs: list, depth: int = 0):
+    """Turn a value into JSON-able data; arrays are appended to ``blobs``.
+
+    Every dict in the output is a tag (``__nd__``, ``__map__``, ...), so a
+    student's dict can never be mistaken for one.
+    """
+    if depth > 50:
+        raise WireError("value nested too deeply")
+    if value is None or type(value) in (bool, int, str):
+        return value
+    if type(value) is float:
+        return value if np.isfinite(value) else {"__float__": repr(value)}
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return _encode_array(value, blobs)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return encode(float(value), blobs, depth)
+    if isinstance(value, complex):
+        return {"__complex__": [_plain_float(value.real), _plain_float(value.imag)]}
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, tuple):
+        return {"__tuple__": [encode(v, blobs, depth + 1) for v in value]}
+    if isinstance(value, list):
+        return [encode(v, blobs, depth + 1) for v in value]
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            if type(k) is not str and not isinstance(k, (int, float)):
+                raise WireError(f"dict key of type {type(k).__name__}")
+            items.append([k if type(k) in (str, int) else float(k), encode(v, blobs, depth + 1)])
+        return {"__map__": items}
+    raise WireError(f"unsupported value of type {type(value).__name__}")
+
+
+def _plain_float(x):
+    x = float(x)
+    return x if np.isfinite(x) else repr(x)
+
+
+def _encode_array(value, blobs):
+    kind = "scalar" if isinstance(value, np.generic) else "array"
+    type_name = type(value).__name__
+    array = np.asarray(value)
+    if type(array) is not np.ndarray:  # a subclass: keep only the data
+        array = np.ndarray.view(array, np.ndarray)
+    dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
+    if dtype.str not in ALLOWED_DTYPES:
+        raise WireError(f"array of dtype {array.dtype} (numbers only)")
+    data = np.ascontiguousarray(array, dtype=dtype).tobytes()
+    blobs.append(data)
+    return {"__nd__": len(blobs) - 1, "dtype": dtype.str, "shape": list(array.shape),
+            "kind": kind, "type": type_name}
+
+
+# ---------------------------------------------------------------- decoding
+
+def decode(data, blobs: list, depth: int = 0):
+    """The inverse of :func:`encode`; refuses anything outside the format."""
+    if depth > 60:
+        raise WireError("value nested too deeply")
+    if data is None or type(data) in (bool, int, float, str):
+        return data
+    if type(data) is list:
+        return [decode(v, blobs, depth + 1) for v in data]
+    if type(data) is not dict or len(data) == 0:
+        raise WireError("malformed value")
+    if "__nd__" in data:
+        return _decode_array(data, blobs)
+    if "__map__" in data:
+        return {_key(k): decode(v, blobs, depth + 1) for k, v in data["__map__"]}
+    if "__tuple__" in data:
+        return tuple(decode(v, blobs, depth + 1) for v in data["__tuple__"])
+    if "__float__" in data:
+        return float(data["__float__"])
+    if "__complex__" in data:
+        re, im = data["__complex__"]
+        return complex(float(re), float(im))
+    raise WireError("unknown tag")
+
+
+def _key(k):
+    if type(k) not in (str, int, float):
+        raise WireError("malformed dict key")
+    return k
+
+
+def _decode_array(tag, blobs):
+    dtype = tag.get("dtype")
+    if dtype not in ALLOWED_DTYPES:
+        raise WireError(f"dtype {dtype!r} is not allowed")
+    shape = tag.get("shape")
+    if type(shape) is not list or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 32:
+        raise WireError("malformed shape")
+    index = tag.get("__nd__")
+    if type(index) is not int or not 0 <= index < len(blobs):
+        raise WireError("array data missing")
+    dt = np.dtype(dtype)
+    data = blobs[index]
+    if len(data) != int(np.prod(shape, dtype=np.int64)) * dt.itemsize:
+        raise WireError("array data has the wrong size")
+    array = np.frombuffer(data, dtype=dt).reshape(shape).copy()
+    if tag.get("kind") == "scalar" and array.ndim == 0:
+        return array[()]
+    return array
+
+
+# ---------------------------------------------------------------- framing
+
+def pack(message: dict) -> bytes:
+    """A whole frame for a message whose values may hold arrays."""
+    blobs: list = []
+    body = {key: encode(value, blobs) for key, value in message.items()}
+    body["__blobs__"] = [len(b) for b in blobs]
+    header = json.dumps(body, allow_nan=False).encode("utf-8")
+    return b"".join([struct.pack(">I", len(header)), header, *blobs])
+
+
+def unpack(header: bytes, payload: bytes) -> dict:
+    try:
+        body = json.loads(header.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise WireError(f"malformed header: {exc}") from None
+    if type(body) is not dict:
+        raise WireError("malformed header")
+    sizes = body.pop("__blobs__", [])
+    if type(sizes) is not list or not all(type(n) is int and n >= 0 for n in sizes):
+        raise WireError("malformed blob table")
+    if sum(sizes) != len(payload):
+        raise WireError("array data does not match the blob table")
+    blobs, offset = [], 0
+    for n in sizes:
+        blobs.append(payload[offset:offset + n])
+        offset += n
+    return {key: decode(value, blobs) for key, value in body.items()}
+
+
+def send(fd: int, message: dict) -> None:
+    data = memoryview(pack(message))
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+def recv(fd: int, deadline: float | None = None) -> dict:
+    """Read one frame; raise Timeout past ``deadline`` (a time.monotonic value)."""
+    (length,) = struct.unpack(">I", _read_exact(fd, 4, deadline))
+    if length > MAX_HEADER:
+        raise WireError("header too large")
+    header = _read_exact(fd, length, deadline)
+    try:
+        sizes = json.loads(header.decode("utf-8")).get("__blobs__", [])
+        total = sum(int(n) for n in sizes)
+    except (UnicodeDecodeError, ValueError, TypeError, AttributeError):
+        raise WireError("malformed header") from None
+    if total > MAX_FRAME:
+        raise WireError("frame too large")
+    return unpack(header, _read_exact(fd, total, deadline))
+
+
+def _read_exact(fd: int, n: int, deadline: float | None) -> bytes:
+    chunks, missing = [], n
+    while missing:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise Timeout()
+        chunk = os.read(fd, min(missing, 1 << 20))
+        if not chunk:
+            raise Closed()
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
