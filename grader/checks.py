@@ -61,7 +61,7 @@ class RecordedCall:
 
     func: str
     case: Case
-    outcome: tuple            # ("ok", value, args_after, kwargs_after) or ("error", kind)
+    outcome: tuple            # ("ok", value, args_after, kwargs_after) or ("error", exception type or kind)
 
 
 def describe_case(case: Case) -> str:
@@ -113,7 +113,7 @@ class Context:
         try:
             result = self.student.call(func, *case.args, return_args=True, **case.kwargs)
         except StudentError as exc:
-            self.calls.append(RecordedCall(func, case, ("error", exc.kind)))
+            self.calls.append(RecordedCall(func, case, ("error", exc.error.get("type") or exc.kind)))
             key, params = self.error_message(exc.error, func)
             raise Fail(key, **params) from None
         self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after, result.kwargs_after)))

@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 import hashlib
 
+import numpy as np
+
 from grader.checks import RecordedCall
 from grader.compare import compare
 from grader.course import MistakeSpec
@@ -38,13 +40,42 @@ def run_outcome(function, call: RecordedCall) -> tuple:
     return ("ok", value, args, kwargs)
 
 
-def same_outcome(a: tuple, b: tuple, rtol: float, atol: float) -> bool:
-    if a[0] != b[0]:
+def signature(value):
+    """The types in a value (dtype, Python or numpy scalar type), not its numbers."""
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str)
+    if isinstance(value, np.generic):
+        return ("numpy", value.dtype.str)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(signature(v) for v in value[:64]))
+    if isinstance(value, dict):
+        return ("dict", tuple((str(k), signature(v)) for k, v in value.items()))
+    return type(value).__name__
+
+
+def same_values(a: tuple, b: tuple, rtol: float, atol: float) -> bool:
+    return all(compare(x, y, rtol, atol) is None for x, y in zip(a[1:], b[1:]))
+
+
+def difference(reference: tuple, wrong: tuple, rtol: float, atol: float) -> str | None:
+    """How a mistake's outcome differs from the reference's: "value", "type" or not at all."""
+    if reference[0] != wrong[0]:
+        return "value"
+    if reference[0] == "error":
+        return None
+    if not same_values(reference, wrong, rtol, atol):
+        return "value"
+    return "type" if signature(reference[1]) != signature(wrong[1]) else None
+
+
+def agrees(student: tuple, wrong: tuple, how: str, rtol: float, atol: float) -> bool:
+    if student[0] != wrong[0]:
         return False
-    if a[0] == "error":
+    if student[0] == "error":
         return True
-    return (compare(a[1], b[1], rtol, atol) is None and compare(a[2], b[2], rtol, atol) is None
-            and compare(a[3], b[3], rtol, atol) is None)
+    if how == "type":
+        return signature(student[1]) == signature(wrong[1])
+    return same_values(student, wrong, rtol, atol)
 
 
 class Diagnoser:
@@ -89,15 +120,17 @@ class Diagnoser:
         return self._mistake[sequence_key]
 
     def _matches(self, exercise, variant, calls, keys, reference) -> bool:
+        """Per function: the student agrees with the mistake wherever it differs from correct code."""
         mistaken = self._mistake_outcomes(exercise, variant, calls, keys)
         rtol, atol = exercise.rtol, exercise.atol
-        verdict: dict[str, bool] = {}      # per function: still consistent with the mistake?
-        value_match: dict[str, bool] = {}  # per function: matched at least one returned value
+        consistent: dict[str, bool] = {}
+        evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
         for call, ref, wrong in zip(calls, reference, mistaken):
-            if same_outcome(ref, wrong, rtol, atol):
-                continue  # this call cannot tell the mistake from correct code
-            agrees = same_outcome(call.outcome, wrong, rtol, atol)
-            verdict[call.func] = verdict.get(call.func, True) and agrees
-            if agrees and wrong[0] == "ok":
-                value_match[call.func] = True
-        return any(ok and value_match.get(func) for func, ok in verdict.items())
+            how = difference(ref, wrong, rtol, atol)
+            if how is None:
+                continue
+            same = agrees(call.outcome, wrong, how, rtol, atol)
+            consistent[call.func] = consistent.get(call.func, True) and same
+            if same and (wrong[0] == "ok" or call.outcome[1] == wrong[1]):
+                evidence[call.func] = True
+        return any(ok and evidence.get(func) for func, ok in consistent.items())

@@ -38,7 +38,7 @@ def multi_layer(ctx):
 def bidirectional(ctx):
     compare_cases(ctx, "bidirectional", [kw_case(input_size=3, hidden_size=4, bidirectional=True),
                                          kw_case(input_size=3, hidden_size=4, bidirectional=True, output_size=2),
-                                         kw_case(input_size=6, hidden_size=3, num_layers=2, bidirectional=True)])
+                                         kw_case(input_size=5, hidden_size=3, num_layers=2, bidirectional=True)])
 
 
 @check("params", "all_options")

@@ -1,0 +1,437 @@
+"""Turn a Jupyter notebook into one importable Python module.
+
+The code cells are concatenated in order, ONE output line per input line, so
+a line of the generated module maps back to (cell, line in cell) by a plain
+list lookup. Cells are numbered 1-based over *all* cells of the notebook
+(markdown and raw included), i.e. "cell 4" is the fourth cell from the top,
+which is what a student scrolling through the notebook counts.
+
+IPython syntax is neutralised without shifting lines:
+
+* line magics (`%matplotlib inline`), shell lines (`!pip install numpy`),
+  help lines (`np.dot?`, `??x`), auto-magics without `%` (`pip install x`,
+  `ls`), and `x = !ls` / `x = %who_ls` become a comment at top level or
+  `pass` at the same indentation inside a block (a `pass` could precede a
+  later `from __future__` import, a comment cannot break anything);
+  `%time stmt` keeps `stmt`; a magic continued with a trailing backslash
+  blanks its continuation lines;
+* `%%time` / `%%capture` cells keep their body (the magic line becomes a
+  comment); every other cell magic (`%%bash`, `%%writefile`, `%%timeit`,
+  `%%html`, ...) blanks the whole cell;
+* only the start of a logical line is inspected: continuation lines and the
+  inside of (triple-quoted) strings are never touched;
+* a cell that still does not compile on its own is commented out, as in
+  Jupyter, where a cell with a syntax error simply does not run; the
+  student gets a note. A late `from __future__` import is commented out.
+
+`get_ipython()` and `display()` are left alone; the worker provides no-op
+builtins for them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .submission import SubmissionError
+
+MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
+
+#: cell magics whose body is ordinary Python that runs in the user namespace
+KEEP_BODY_CELL_MAGICS = {"time", "capture"}
+
+#: line magics too common and harmless to mention to the student
+QUIET_MAGICS = {
+    "matplotlib", "config", "load_ext", "reload_ext", "unload_ext", "autoreload",
+    "aimport", "time", "timeit", "precision", "xmode", "pprint", "who", "whos",
+    "who_ls", "lsmagic", "pwd", "history", "pdb", "magic", "quickref",
+    "colors", "page", "pinfo", "pinfo2", "psearch", "autocall", "automagic",
+    "notebook", "env", "doctest_mode", "clear", "ls", "ll",
+}
+
+#: names IPython runs as magics even without `%` (automagic is on by default)
+AUTOMAGICS = {
+    "pip", "conda", "mamba", "cd", "ls", "ll", "pwd", "clear", "cat", "mkdir",
+    "rmdir", "rm", "cp", "mv", "less", "more", "man", "env", "history",
+    "matplotlib", "load_ext", "reload_ext", "autoreload", "aimport", "time",
+    "timeit", "run", "who", "whos", "who_ls", "reset", "pylab", "store",
+    "alias", "bookmark", "dhist", "pushd", "popd", "pycat", "lsmagic",
+    "config", "xmode", "precision", "pdb", "prun", "load", "sx", "system",
+    "tb", "xdel", "pinfo", "pinfo2", "psearch", "ldir", "lf", "lk", "lx",
+}
+
+_ASSIGN_ESCAPE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<lhs>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*(?P<esc>[!%])(?P<cmd>.*)$"
+)
+_MAGIC_NAME = re.compile(r"%{1,2}\s*([\w.\-]*)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass
+class ConvertedNotebook:
+    source: str                                   # the module text (ends with "\n" unless empty)
+    line_map: list[tuple[int, int]]               # index = module line - 1 -> (cell 1-based, line 1-based)
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# reading
+
+def read_notebook(path: Path, label: str | None = None):
+    """Read `path` as an nbformat v4 notebook; SubmissionError if it is broken."""
+    import nbformat
+    from nbformat import reader as nbreader
+
+    path = Path(path)
+    label = label or path.name
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SubmissionError(f"cannot read notebook {label}: {exc.strerror}") from None
+    if size > MAX_NOTEBOOK_BYTES:
+        raise SubmissionError(
+            f"notebook {label} is larger than {MAX_NOTEBOOK_BYTES // (1024 * 1024)} MiB; clear its outputs"
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SubmissionError(f"cannot read notebook {label}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(f"broken notebook {label}: not UTF-8 text ({exc.reason})") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # reader.reads + convert: like nbformat.read(as_version=4) but
+            # without logging schema complaints that do not matter here.
+            nb = nbreader.reads(text)
+            nb = nbformat.convert(nb, 4)
+    except (json.JSONDecodeError, nbreader.NotJSONError) as exc:
+        raise SubmissionError(f"broken notebook {label}: not valid JSON ({_one_line(exc)})") from None
+    except Exception as exc:  # NBFormatError, KeyError, ... for JSON that is not a notebook
+        raise SubmissionError(f"broken notebook {label}: {_one_line(exc) or type(exc).__name__}") from None
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        raise SubmissionError(f"broken notebook {label}: it has no list of cells")
+    return nb
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:200] + ("..." if len(text) > 200 else "")
+
+
+# ---------------------------------------------------------------------------
+# a tiny scanner: where do logical lines start?
+
+class _Scanner:
+    """Tracks brackets, strings spanning lines and backslash continuations."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.string: str | None = None   # the open quote of a string spanning lines
+        self.cont = False                # previous line ended with a backslash
+
+    @property
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and self.string is None and not self.cont
+
+    @property
+    def clean(self) -> bool:
+        return self.at_statement_start
+
+    def feed(self, line: str) -> str:
+        """Consume one physical line; return its code with strings blanked and the comment cut."""
+        code: list[str] = []
+        i, n = 0, len(line)
+        self.cont = False
+        while i < n:
+            if self.string is not None:
+                q = self.string
+                closed = False
+                while i < n:
+                    c = line[i]
+                    if c == "\\":
+                        i += 2
+                        continue
+                    if line.startswith(q, i):
+                        i += len(q)
+                        closed = True
+                        break
+                    i += 1
+                if closed:
+                    self.string = None
+                    code.append('""')
+                elif len(q) == 1 and not line.endswith("\\"):
+                    self.string = None  # unterminated one-line string: a syntax error, resync
+                continue
+            c = line[i]
+            if c == "#":
+                break
+            if c in "'\"":
+                if line.startswith(c * 3, i):
+                    self.string = c * 3
+                    i += 3
+                else:
+                    self.string = c
+                    i += 1
+                continue
+            if c == "\\" and i == n - 1:
+                self.cont = True
+                break
+            if c in "([{":
+                self.depth += 1
+            elif c in ")]}":
+                self.depth = max(0, self.depth - 1)
+            code.append(c)
+            i += 1
+        return "".join(code)
+
+
+def _code_of(line: str) -> tuple[str, bool]:
+    """Code part of a line read from a statement start, and whether it is complete."""
+    s = _Scanner()
+    code = s.feed(line)
+    return code, s.clean
+
+
+def _compiles(src: str) -> bool:
+    try:
+        compile(src, "<cell>", "exec", dont_inherit=True)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------
+# transforming one cell
+
+def _split_lines(source: str) -> list[str]:
+    """Lines exactly as the Python tokenizer counts them (\\n, \\r\\n, \\r)."""
+    if not source:
+        return []
+    text = source.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _neutral(indent: str, original: str) -> str:
+    """What replaces an IPython-only line: a comment at top level, `pass` in a block."""
+    text = original.strip()
+    if indent:
+        return f"{indent}pass  # {text}"
+    return f"# {text}"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def transform_cell(lines: list[str]) -> tuple[list[str], list[tuple[int | None, str]]]:
+    """Neutralise IPython syntax in one code cell.
+
+    Returns the new lines (same number) and events `(line_in_cell or None, text)`
+    worth telling the student.
+    """
+    out = list(lines)
+    events: list[tuple[int | None, str]] = []
+    n = len(lines)
+    first = next((k for k, ln in enumerate(lines) if ln.strip()), None)
+    start = 0
+    if first is not None and lines[first].lstrip().startswith("%%"):
+        m = _MAGIC_NAME.match(lines[first].lstrip())
+        name = m.group(1) if m else ""
+        if name in KEEP_BODY_CELL_MAGICS:
+            out[first] = f"# {lines[first].strip()}"
+            start = first + 1
+        else:
+            out = [""] * n
+            out[first] = f"# {lines[first].strip()}  (cell magic: cell skipped by the grader)"
+            events.append((None, f"`%%{name}` cell skipped"))
+            return out, events
+
+    scanner = _Scanner()
+    k = start
+    while k < n:
+        line = lines[k]
+        if scanner.at_statement_start and line.strip():
+            replaced, event, is_code = _transform_statement_line(line)
+            if replaced is not None:
+                out[k] = replaced
+                if event:
+                    events.append((k + 1, event))
+                if is_code:
+                    scanner.feed(replaced)      # `%time x = f(` may go on
+                else:
+                    # a magic / shell line continued with backslashes
+                    # swallows its continuation lines
+                    while line.endswith("\\") and k + 1 < n:
+                        k += 1
+                        line = lines[k]
+                        out[k] = ""
+                k += 1
+                continue
+        scanner.feed(line)
+        k += 1
+    return out, events
+
+
+def _transform_statement_line(line: str) -> tuple[str | None, str | None, bool]:
+    """Handle a physical line that starts a logical line.
+
+    Returns (replacement or None for plain Python, note or None, whether the
+    replacement is live code).
+    """
+    stripped = line.lstrip()
+    indent = line[: len(line) - len(stripped)]
+
+    # x = !ls   /   x = %who_ls
+    m = _ASSIGN_ESCAPE.match(line)
+    if m:
+        targets = [t.strip() for t in m.group("lhs").split(",")]
+        shell = m.group("esc") == "!"
+        command = _short(m.group("esc") + m.group("cmd"))
+        what = "shell command" if shell else "magic"
+        if len(targets) == 1:
+            value = "[]" if shell else "None"
+            new = f"{indent}{targets[0]} = {value}  # {stripped}"
+            return new, f"{what} `{command}` not run ({targets[0]} set to {value})", False
+        return _neutral(indent, line), f"{what} `{command}` not run", False
+
+    if stripped.startswith("!"):
+        return _neutral(indent, line), f"shell line `{_short(stripped)}` skipped", False
+
+    if stripped.startswith("%"):
+        return _magic_line(indent, stripped, line)
+
+    # help: `obj?`, `obj??`, `?obj`
+    code, complete = _code_of(stripped)
+    code = code.strip()
+    if complete and (code.startswith("?") or code.endswith("?")):
+        return _neutral(indent, line), None, False
+
+    # autocall escapes: `/f a`, `,f a b`, `;f a b`
+    if stripped[:1] in ("/", ",", ";") and not _compiles(stripped):
+        return _neutral(indent, line), f"IPython line `{_short(stripped)}` skipped", False
+
+    # automagic: `pip install numpy`, `ls`, `cd data`
+    w = _WORD.match(stripped)
+    if w and w.group(0) in AUTOMAGICS and complete:
+        if stripped.strip() == w.group(0) or not _compiles(stripped.strip()):
+            return _magic_line(indent, "%" + stripped, line)
+    return None, None, False
+
+
+def _magic_line(indent: str, magic: str, original: str) -> tuple[str, str | None, bool]:
+    m = _MAGIC_NAME.match(magic)
+    name = m.group(1) if m else ""
+    rest = magic[m.end():].strip() if m else ""
+    if name == "time" and not magic.startswith("%%") and rest:
+        return f"{indent}{rest}", None, True    # `%time x = f()` still assigns x
+    if name in QUIET_MAGICS:
+        return _neutral(indent, original), None, False
+    shown = _short(original)
+    if name in ("pip", "conda", "mamba"):
+        return (_neutral(indent, original),
+                f"`{shown}` skipped (packages cannot be installed while grading)", False)
+    return _neutral(indent, original), f"IPython magic `{shown}` skipped", False
+
+
+# ---------------------------------------------------------------------------
+# the whole notebook
+
+def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
+    """Concatenate the code cells of `nb` (nbformat v4) into one module."""
+    out_lines: list[str] = []
+    line_map: list[tuple[int, int]] = []
+    notes: list[str] = []
+    spans: dict[int, tuple[int, int]] = {}      # cell -> [start, end) in out_lines
+
+    lang = ""
+    try:
+        lang = str(nb.get("metadata", {}).get("kernelspec", {}).get("language", "") or "")
+    except AttributeError:
+        pass
+    if lang and not lang.lower().startswith("python"):
+        notes.append(f"{label}: its kernel language is {lang}, not Python")
+
+    for number, cell in enumerate(nb.get("cells", []), start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(str(s) for s in source)
+        lines = _split_lines(str(source))
+        if lines and lines[0].startswith("\ufeff"):
+            lines[0] = lines[0][1:]
+        new, events = transform_cell(lines)
+        for where, text in events:
+            notes.append(f"cell {number}, line {where}: {text}" if where else f"cell {number}: {text}")
+        # Jupyter compiles every cell on its own: a cell with a syntax error
+        # just does not run. Mirror that instead of failing the whole module.
+        for _ in range(len(new) + 1):
+            err = _syntax_error("\n".join(new) + "\n") if new else None
+            if err is None:
+                break
+            lineno, msg = err
+            if "__future__" in msg and lineno and 1 <= lineno <= len(new):
+                new[lineno - 1] = _commented(new[lineno - 1])
+                notes.append(f"cell {number}, line {lineno}: a `from __future__` import that is not "
+                             f"at the top was ignored")
+                continue
+            new = [_commented(ln) for ln in lines]
+            where = f"cell {number}, line {lineno}" if lineno else f"cell {number}"
+            notes.append(f"{where}: {msg}; the cell was skipped")
+            break
+        spans[number] = (len(out_lines), len(out_lines) + len(new))
+        out_lines.extend(new)
+        line_map.extend((number, k) for k in range(1, len(new) + 1))
+
+    # Cells that compile alone can still clash when joined (a late
+    # `from __future__` import, ...): fix or drop them one at a time.
+    for _ in range(len(spans) + 1):
+        err = _syntax_error("\n".join(out_lines) + "\n")
+        if err is None or not err[0] or not (1 <= err[0] <= len(out_lines)):
+            break
+        lineno, msg = err
+        cell, in_cell = line_map[lineno - 1]
+        if "__future__" in msg:
+            out_lines[lineno - 1] = _commented(out_lines[lineno - 1])
+            notes.append(f"cell {cell}, line {in_cell}: a `from __future__` import that is not at the top was ignored")
+            continue
+        a, b = spans[cell]
+        if all(ln.startswith("#") or not ln.strip() for ln in out_lines[a:b]):
+            break  # pragma: no cover - nothing left to drop
+        for k in range(a, b):
+            out_lines[k] = _commented(out_lines[k])
+        notes.append(f"cell {cell}, line {in_cell}: {msg}; the cell was skipped")
+
+    source = "\n".join(out_lines) + ("\n" if out_lines else "")
+    return ConvertedNotebook(source=source, line_map=line_map, notes=notes)
+
+
+def _commented(line: str) -> str:
+    return "# " + line if line.strip() else ""
+
+
+def _syntax_error(src: str) -> tuple[int | None, str] | None:
+    try:
+        compile(src, "<notebook>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return exc.lineno, f"{type(exc).__name__}: {exc.msg}"
+    except ValueError as exc:  # null bytes
+        return None, f"SyntaxError: {exc}"
+    return None
+
+
+def notebook_to_module(path: Path, label: str | None = None) -> ConvertedNotebook:
+    """Read and convert in one go."""
+    label = label or Path(path).name
+    return convert_notebook(read_notebook(path, label), label)

@@ -1,0 +1,507 @@
+"""Load what a student handed in (CONTRACT.md section 2) into a private copy.
+
+`load_submission(path, workdir)` accepts a folder, a single `.py`, a Jupyter
+notebook or a `.zip` of any of these, and produces a normalised copy in
+`workdir/"submission"` that the worker imports from. The originals are only
+ever read.
+
+Decisions worth knowing:
+
+* Folders (and unpacked zips) are "descended" while they hold no `.py`,
+  `.ipynb` or `answers.yaml` at the top and exactly one subfolder (students
+  often hand in `alice/hw3/...`).
+* A folder with `.py` files is a folder submission even when it also holds a
+  notebook (the notebook is ignored, with a note); one with no `.py` and
+  exactly one notebook is a notebook submission; several notebooks and no
+  `.py` is an error (we would have to guess).
+* A zip whose content is exactly one `.py` (and no answers file) is a single
+  file ("zip:file"); a plain folder is always a folder submission.
+* `answers.yaml`, `answers.yml` (any letter case) at the top level is copied
+  as `root/answers.yaml`. Next to a lone notebook it is ignored (with a
+  note): per the contract a notebook answers in its `ANSWERS` dict.
+* Every copied `.py` / `answers.yaml` is normalised: BOM dropped (UTF-16
+  with a BOM converted), CRLF/CR -> LF, decoded as its PEP 263 coding cookie
+  says, else UTF-8, else GBK (only when it looks like real Chinese text),
+  else latin-1, and written as UTF-8. A non-UTF-8 coding cookie is rewritten
+  to `utf-8` in place. Nothing else changes, so line numbers stay exact.
+* Skipped: hidden files and folders, `__pycache__`, `__MACOSX`,
+  `node_modules`, `site-packages`, virtual environments (a `pyvenv.cfg`),
+  files over 1 MiB, and symlinks resolving outside the submission.
+"""
+
+from __future__ import annotations
+
+import codecs
+import keyword
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MiB = 1024 * 1024
+MAX_SOURCE_BYTES = 1 * MiB          # per copied .py / answers file
+MAX_SCANNED_ENTRIES = 20000         # a folder this big is not a homework submission
+MAX_DESCEND = 8
+SUPPORTED_SUFFIXES = (".py", ".ipynb", ".zip")
+ANSWERS_NAMES = ("answers.yaml", "answers.yml")
+_IGNORED_DIRS = {"__pycache__", "__MACOSX", "node_modules", "site-packages"}
+_IGNORED_FILES = {"Thumbs.db", "desktop.ini"}
+
+
+class SubmissionError(Exception):
+    """Bad input: the CLI prints str(exc) as ONE line and exits 2. Name the file and the problem."""
+
+
+@dataclass
+class Submission:
+    source: Path                 # what the user gave
+    kind: str                    # "folder" | "file" | "notebook" | "zip:folder" | "zip:file" | "zip:notebook"
+    root: Path                   # a private normalised copy inside `workdir`; the worker imports from here
+    modules: dict[str, Path]     # module name -> file (relative to root) of every importable student .py
+    single_module: str | None    # for a single .py or notebook: the module that defines everything
+    answers_file: Path | None    # folder submissions: root/answers.yaml if present
+    line_maps: dict[str, list[tuple[int, int]]]  # notebooks: module -> per line (index = line-1) its (cell 1-based, line in cell)
+    notes: list[str]             # things worth telling the student
+    display_names: dict[str, str] = field(default_factory=dict)  # module -> the file name the student knows
+
+    def module_for(self, filename: str) -> str | None:
+        """The module that should define the functions of student file `filename` (e.g. "rnn_step.py").
+
+        Folder -> "rnn_step" if rnn_step.py exists (an unambiguous letter-case
+        variant such as RNN_Step.py also counts) else None; single file or
+        notebook -> single_module.
+        """
+        if self.single_module is not None:
+            return self.single_module
+        stem = Path(filename).stem if filename.endswith(".py") else filename
+        if stem in self.modules:
+            return stem
+        folded = [m for m in self.modules if m.lower() == stem.lower()]
+        return folded[0] if len(folded) == 1 else None
+
+    def describe_line(self, module: str, line: int) -> str:
+        """'rnn_step.py, line 12' or for notebooks 'notebook cell 4, line 2'."""
+        lmap = self.line_maps.get(module)
+        if lmap is not None:
+            if 1 <= line <= len(lmap):
+                cell, in_cell = lmap[line - 1]
+                return f"notebook cell {cell}, line {in_cell}"
+            return f"notebook, line {line}"
+        return f"{self._display(module)}, line {line}"
+
+    def describe_path(self, path: str | Path, line: int) -> str:
+        """Like describe_line, from a file path (e.g. a traceback's filename)."""
+        try:
+            real = Path(path).resolve()
+            rel = real.relative_to(self.root.resolve())
+        except (OSError, ValueError):
+            return f"{Path(path).name}, line {line}"
+        for module, file in self.modules.items():
+            if Path(file) == rel:
+                return self.describe_line(module, line)
+        return f"{rel.as_posix()}, line {line}"
+
+    def _display(self, module: str) -> str:
+        if module in self.display_names:
+            return self.display_names[module]
+        if module in self.modules:
+            return Path(self.modules[module]).as_posix()
+        return module.replace(".", "/") + ".py"
+
+
+# ---------------------------------------------------------------------------
+# entry point
+
+def load_submission(path: Path, workdir: Path) -> Submission:
+    source = Path(path)
+    shown = str(path)
+    if not source.exists():
+        raise SubmissionError(f"no such file or folder: {shown}")
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    root = workdir / "submission"
+    unzipped = workdir / "unzipped"
+    real_source = os.path.realpath(source)
+    for private in (root, unzipped):
+        if _inside(real_source, os.path.realpath(private)):
+            raise ValueError(f"the submission {shown} lies inside the grader's work folder {private}")
+    _fresh_dir(root)
+
+    if source.is_dir():
+        skip = {os.path.realpath(workdir)}
+        return _load_content(source, Path(real_source), root, source, "", [], skip, shown)
+
+    if not source.is_file():
+        raise SubmissionError(f"{shown} is not a regular file or folder")
+    suffix = source.suffix.lower()
+    if suffix == ".py":
+        notes: list[str] = []
+        data = _read_single(source, shown)
+        text = normalise_text(data, source.name, notes, python=True)
+        (root / "submission.py").write_bytes(text.encode("utf-8"))
+        return Submission(
+            source=source, kind="file", root=root,
+            modules={"submission": Path("submission.py")}, single_module="submission",
+            answers_file=None, line_maps={}, notes=notes,
+            display_names={"submission": source.name},
+        )
+    if suffix == ".ipynb":
+        return _load_notebook(source, source.name, shown, root, source, "notebook", [], None)
+    if suffix == ".zip":
+        from .safezip import safe_extract
+
+        _fresh_dir(unzipped)
+        notes = safe_extract(source, unzipped)
+        return _load_content(unzipped, Path(os.path.realpath(unzipped)), root, source, "zip:", notes,
+                             set(), f"zip {source.name}")
+    what = f"'{source.suffix}'" if source.suffix else "(no suffix)"
+    raise SubmissionError(
+        f"unsupported file type {what}: {shown}; give a folder, a .py file, a .ipynb notebook or a .zip"
+    )
+
+
+# ---------------------------------------------------------------------------
+# folders (and unpacked zips)
+
+def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: str,
+                  notes: list[str], skip: set[str], shown: str) -> Submission:
+    """Classify the content of folder `top` and copy it into `root`."""
+    boundary_real = str(boundary)
+    folder = top
+    rel_prefix = ""
+    for _ in range(MAX_DESCEND):
+        files, dirs = _list_top(folder, boundary_real, skip)
+        if any(_is_relevant(f.name) for f in files) or len(dirs) != 1:
+            break
+        folder = dirs[0]
+        rel_prefix += folder.name + "/"
+    if rel_prefix:
+        notes.append(f"used the folder {rel_prefix.rstrip('/')} inside the submission")
+
+    entries = _walk(folder, boundary_real, skip, notes, shown)
+    py = [(rel, real) for rel, real in entries if rel.endswith(".py")]
+    top_py = [(rel, real) for rel, real in py if "/" not in rel]
+    notebooks = [(rel, real) for rel, real in entries if "/" not in rel and rel.lower().endswith(".ipynb")]
+    answers = _pick_answers([(rel, real) for rel, real in entries if "/" not in rel], notes)
+
+    if not py:
+        if len(notebooks) == 1:
+            rel, real = notebooks[0]
+            if answers is not None:
+                # CONTRACT section 2: a notebook answers the quiz in its ANSWERS dict
+                notes.append(f"{answers[0]} ignored: a notebook's quiz answers are its ANSWERS dict")
+            label = f"{rel} (in {shown})" if prefix else str(Path(shown) / rel_prefix / rel)
+            return _load_notebook(real, rel, label, root, source, prefix + "notebook", notes, None)
+        if len(notebooks) > 1:
+            names = ", ".join(sorted(rel for rel, _ in notebooks))
+            raise SubmissionError(f"{shown} holds several notebooks ({names}) and no .py file; hand in one")
+        if answers is None:
+            raise SubmissionError(f"nothing to grade in {shown}: " + _why_empty(notes, "no .py, .ipynb or answers.yaml"))
+
+    if prefix == "zip:" and len(py) == 1 and len(top_py) == 1 and answers is None:
+        rel, real = top_py[0]
+        for nb_rel, _ in notebooks:
+            notes.append(f"{nb_rel} ignored: the .py file is graded")
+        _copy_source(real, root / "submission.py", rel, notes, python=True)
+        return Submission(
+            source=source, kind="zip:file", root=root,
+            modules={"submission": Path("submission.py")}, single_module="submission",
+            answers_file=None, line_maps={}, notes=notes, display_names={"submission": rel},
+        )
+
+    for nb_rel, _ in notebooks:
+        notes.append(f"{nb_rel} ignored: the .py files are graded")
+    modules: dict[str, Path] = {}
+    display: dict[str, str] = {}
+    for rel, real in py:
+        if not _copy_source(real, root / rel, rel, notes, python=True):
+            continue
+        if rel in dict(top_py):
+            stem = rel[:-3]
+            if stem.isidentifier() and not keyword.iskeyword(stem):
+                modules[stem] = Path(rel)
+                display[stem] = rel
+            else:
+                notes.append(f"{rel}: not a valid module name, so it cannot be imported; rename it "
+                             f"(letters, digits and _ only)")
+    answers_file = _copy_answers(answers, root, notes) if answers is not None else None
+    if not modules and answers_file is None:
+        if not top_py:
+            deeper = ", ".join(rel for rel, _ in py[:3]) + (", ..." if len(py) > 3 else "")
+            default = f"no .py file at the top level (found {deeper})"
+        else:
+            default = "no usable .py file"
+        raise SubmissionError(f"nothing to grade in {shown}: " + _why_empty(notes, default))
+    return Submission(
+        source=source, kind=prefix + "folder", root=root, modules=modules, single_module=None,
+        answers_file=answers_file, line_maps={}, notes=notes, display_names=display,
+    )
+
+
+def _load_notebook(nb_path: Path, name: str, label: str, root: Path, source: Path, kind: str,
+                   notes: list[str], answers_file: Path | None) -> Submission:
+    """`name`: the notebook as the student knows it; `label`: how error messages name it."""
+    from .notebook import notebook_to_module
+
+    converted = notebook_to_module(nb_path, label)
+    (root / "submission.py").write_text(converted.source, encoding="utf-8", newline="\n")
+    return Submission(
+        source=source, kind=kind, root=root,
+        modules={"submission": Path("submission.py")}, single_module="submission",
+        answers_file=answers_file, line_maps={"submission": converted.line_map},
+        notes=notes + converted.notes, display_names={"submission": name},
+    )
+
+
+def _why_empty(notes: list[str], default: str) -> str:
+    if not notes:
+        return default
+    return "; ".join(notes[:3]) + ("; ..." if len(notes) > 3 else "")
+
+
+def _is_relevant(name: str) -> bool:
+    low = name.lower()
+    return low.endswith(".py") or low.endswith(".ipynb") or low in ANSWERS_NAMES
+
+
+def _ignored(name: str) -> bool:
+    return name.startswith(".") or name in _IGNORED_DIRS or name in _IGNORED_FILES
+
+
+def _list_top(folder: Path, boundary: str, skip: set[str]) -> tuple[list[Path], list[Path]]:
+    """Regular files and folders directly in `folder` that matter (symlinks inside the boundary followed)."""
+    files: list[Path] = []
+    dirs: list[Path] = []
+    try:
+        it = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        raise SubmissionError(f"cannot read folder {folder}: {exc.strerror}") from None
+    for entry in it:
+        if _ignored(entry.name):
+            continue
+        real = os.path.realpath(entry.path)
+        if entry.is_symlink() and not _inside(real, boundary):
+            continue
+        if real in skip:
+            continue
+        if os.path.isdir(real):
+            if not _is_venv(real):
+                dirs.append(Path(entry.path))
+        elif os.path.isfile(real):
+            files.append(Path(entry.path))
+    return files, dirs
+
+
+def _is_venv(path: str) -> bool:
+    return os.path.exists(os.path.join(path, "pyvenv.cfg"))
+
+
+def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: str) -> list[tuple[str, Path]]:
+    """All regular files under `folder` as (posix path relative to folder, real path to read)."""
+    result: list[tuple[str, Path]] = []
+    count = 0
+
+    def visit(directory: str, rel: str, ancestors: frozenset[str]) -> None:
+        nonlocal count
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            notes.append(f"{rel or '.'}: cannot be read ({exc.strerror}); skipped")
+            return
+        for entry in entries:
+            count += 1
+            if count > MAX_SCANNED_ENTRIES:
+                raise SubmissionError(
+                    f"{shown} holds more than {MAX_SCANNED_ENTRIES} files and folders; "
+                    f"is it really one submission?")
+            name = entry.name
+            if _ignored(name):
+                continue
+            relname = rel + name
+            real = os.path.realpath(entry.path)
+            if real in skip:
+                continue
+            if entry.is_symlink():
+                if not _inside(real, boundary):
+                    notes.append(f"{relname}: a symbolic link to outside the submission; skipped")
+                    continue
+                if not os.path.exists(real):
+                    if _is_relevant(name):
+                        notes.append(f"{relname}: a broken symbolic link; skipped")
+                    continue
+            if os.path.isdir(real):
+                if real in ancestors or _is_venv(real):
+                    continue
+                visit(real, relname + "/", ancestors | {real})
+            elif os.path.isfile(real):
+                result.append((relname, Path(real)))
+
+    start = os.path.realpath(folder)
+    visit(start, "", frozenset({start}))
+    return result
+
+
+def _pick_answers(top_files: list[tuple[str, Path]], notes: list[str]) -> tuple[str, Path] | None:
+    found = [(rel, real) for rel, real in top_files if rel.lower() in ANSWERS_NAMES]
+    if not found:
+        return None
+    order = {"answers.yaml": 0, "answers.yml": 1}
+    found.sort(key=lambda item: (order.get(item[0], 2), item[0]))
+    for rel, _ in found[1:]:
+        notes.append(f"{rel} ignored: {found[0][0]} is used")
+    return found[0]
+
+
+def _copy_answers(answers: tuple[str, Path], root: Path, notes: list[str]) -> Path | None:
+    rel, real = answers
+    target = root / "answers.yaml"
+    if _copy_source(real, target, rel, notes, python=False):
+        return target
+    return None
+
+
+# ---------------------------------------------------------------------------
+# copying with normalisation
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_COOKIE_TEXT = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_COOKIE_NAME = re.compile(r"(coding[:=][ \t]*)[-\w.]+")
+
+
+def _read_single(path: Path, shown: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise SubmissionError(f"cannot read {shown}: {exc.strerror}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SubmissionError(f"{shown} is larger than 1 MiB; that is not a homework source file")
+    return data
+
+
+def _copy_source(src: Path, dest: Path, rel: str, notes: list[str], *, python: bool) -> bool:
+    """Copy `src` to `dest`, normalised; False (with a note) if it was skipped."""
+    try:
+        size = os.stat(src).st_size
+        if size > MAX_SOURCE_BYTES:
+            notes.append(f"{rel}: larger than 1 MiB; skipped")
+            return False
+        with open(src, "rb") as fh:
+            data = fh.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        notes.append(f"{rel}: cannot be read ({exc.strerror}); skipped")
+        return False
+    if len(data) > MAX_SOURCE_BYTES:
+        notes.append(f"{rel}: larger than 1 MiB; skipped")
+        return False
+    text = normalise_text(data, rel, notes, python=python)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest, "wb") as fh:
+        fh.write(text.encode("utf-8"))
+    return True
+
+
+def _canonical_codec(name: str) -> str | None:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def _looks_like_gbk(text: str) -> bool:
+    """GBK text really written in Chinese: every double-byte char has a high trail byte.
+
+    Latin-1 text mis-decoded as GBK pairs an accented letter with the ASCII
+    character after it (a trail byte below 0x80); real Chinese text almost
+    never does.
+    """
+    saw = False
+    for ch in text:
+        if ord(ch) > 127:
+            saw = True
+            try:
+                raw = ch.encode("gbk")
+            except UnicodeEncodeError:
+                return False
+            if any(b < 0x80 for b in raw):
+                return False
+    return saw
+
+
+def normalise_text(data: bytes, rel: str, notes: list[str], *, python: bool = True) -> str:
+    """Decode source bytes and normalise newlines; see the module docstring."""
+    text: str | None = None
+    cookie_used = False
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")
+            notes.append(f"{rel}: saved as UTF-16; converted to UTF-8")
+        except UnicodeDecodeError:
+            text = None
+
+    if text is None and python:
+        # PEP 263: a coding cookie on line 1 or 2 decides, as it would for Python.
+        probe = data[:4096].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        for raw_line in probe.split(b"\n", 2)[:2]:
+            m = _COOKIE.match(raw_line)
+            if m:
+                codec = _canonical_codec(m.group(1).decode("ascii", "replace"))
+                if codec and codec != "utf-8":
+                    try:
+                        text = data.decode(codec)
+                        cookie_used = True
+                        notes.append(f"{rel}: converted from {m.group(1).decode('ascii', 'replace')} to UTF-8")
+                    except UnicodeDecodeError:
+                        text = None
+                break
+            if raw_line.strip() and not raw_line.lstrip().startswith(b"#"):
+                break
+
+    if text is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                candidate = data.decode("gbk")
+            except UnicodeDecodeError:
+                candidate = None
+            if candidate is not None and _looks_like_gbk(candidate):
+                text = candidate
+                notes.append(f"{rel}: not UTF-8; read as GBK (Chinese Windows) and converted to UTF-8")
+            else:
+                text = data.decode("latin-1")
+                notes.append(f"{rel}: not UTF-8; read as latin-1, so non-ASCII characters may be garbled "
+                             f"(save the file as UTF-8)")
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if cookie_used:
+        # the copy is UTF-8, so its cookie must say so (same line, same count)
+        lines = text.split("\n", 2)
+        for idx in range(min(2, len(lines))):
+            if _COOKIE_TEXT.match(lines[idx]):
+                lines[idx] = _COOKIE_NAME.sub(r"\1utf-8", lines[idx], count=1)
+                break
+        text = "\n".join(lines)
+    return text
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+
+def _inside(path: str, root: str) -> bool:
+    root = root.rstrip(os.sep) or os.sep
+    return path == root or path.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+
+def _fresh_dir(path: Path) -> None:
+    """Make `path` an empty directory (it is the grader's private folder)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
