@@ -18,6 +18,7 @@ import numpy as np
 from grader.checks import RecordedCall
 from grader.compare import compare
 from grader.course import MistakeSpec
+from grader.modules import ModuleSet
 from grader.runtime import module_name
 from grader.worker import wire
 
@@ -104,32 +105,31 @@ class Diagnoser:
             self._reference[key] = run_outcome(function, call)
         return self._reference[key]
 
-    def _mistake_outcomes(self, exercise, variant, calls, keys) -> list:
-        """Outcomes of the whole call sequence, in order (a mistake may keep state)."""
+    def _mistake_outcomes(self, exercise, variant, calls, keys, reference) -> list:
+        """For the whole call sequence, in order (a mistake may keep state): each call's
+        mistaken outcome and how it differs from the reference's (None: not at all)."""
         sequence_key = (str(variant), hashlib.blake2b(b"".join(keys), digest_size=16).digest())
         if sequence_key not in self._mistake:
-            from grader.modules import ModuleSet
             source = variant.read_text(encoding="utf-8")
             modules = ModuleSet(self.runtime.course.reference_dir, {module_name(exercise.file): source})
             module = modules.get(module_name(exercise.file))
-            outcomes = []
-            for call in calls:
+            rows = []
+            for call, ref in zip(calls, reference):
                 function = getattr(module, call.func, None)
-                outcomes.append(run_outcome(function, call) if function else ("error", "missing"))
-            self._mistake[sequence_key] = outcomes
+                wrong = run_outcome(function, call) if function else ("error", "missing")
+                rows.append((wrong, difference(ref, wrong, exercise.rtol, exercise.atol)))
+            self._mistake[sequence_key] = rows
         return self._mistake[sequence_key]
 
     def _matches(self, exercise, variant, calls, keys, reference) -> bool:
         """Per function: the student agrees with the mistake wherever it differs from correct code."""
-        mistaken = self._mistake_outcomes(exercise, variant, calls, keys)
-        rtol, atol = exercise.rtol, exercise.atol
+        rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
-        for call, ref, wrong in zip(calls, reference, mistaken):
-            how = difference(ref, wrong, rtol, atol)
+        for call, (wrong, how) in zip(calls, rows):
             if how is None:
-                continue
-            same = agrees(call.outcome, wrong, how, rtol, atol)
+                continue  # this call cannot tell the mistake from correct code
+            same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
             consistent[call.func] = consistent.get(call.func, True) and same
             if same and (wrong[0] == "ok" or call.outcome[1] == wrong[1]):
                 evidence[call.func] = True

@@ -240,8 +240,9 @@ def redirect_output(capture_fd):
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)  # a student reading stdin gets EOF, not the grader's pipe
-    os.close(null)
+    if null != 0:  # a student reading stdin gets EOF, not the grader's pipe
+        os.dup2(null, 0)
+        os.close(null)
 
 
 class Harness:

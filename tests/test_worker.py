@@ -1,0 +1,102 @@
+"""The worker boundary on its own: children, timeouts, crashes, captured output."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from grader.runner import StudentError, StudentModule, Worker
+
+MODULE = '''
+import os, sys, time
+import numpy as np
+print("imported")
+def double(x):
+    return 2 * x
+def modify(a):
+    a += 1
+def hang():
+    while True:
+        pass
+def crash():
+    os._exit(5)
+def kill_self():
+    import signal
+    os.kill(os.getpid(), signal.SIGKILL)
+def read_stdin():
+    return sys.stdin.read()
+def odd():
+    return object()
+def env():
+    return dict(os.environ)
+COUNT = [0]
+def counter():
+    COUNT[0] += 1
+    return COUNT[0]
+'''
+
+
+@pytest.fixture(scope="module")
+def worker():
+    with Worker() as w:
+        yield w
+
+
+@pytest.fixture
+def student(worker, tmp_path):
+    (tmp_path / "mod.py").write_text(MODULE)
+    return lambda timeout=2.0: StudentModule(worker, tmp_path, "mod", timeout)
+
+
+def test_calls_return_plain_arrays_and_report_mutation(student):
+    s = student()
+    assert s.open() is None
+    result = s.call("double", np.arange(3.0), return_args=True)
+    assert np.array_equal(result.value, [0.0, 2.0, 4.0])
+    result = s.call("modify", np.zeros(2), return_args=True)
+    assert np.array_equal(result.args_after[0], [1.0, 1.0])
+    assert "imported" in "".join(s.output)
+
+
+def test_timeout_then_fresh_child(student):
+    s = student(timeout=0.3)
+    start = time.monotonic()
+    with pytest.raises(StudentError) as info:
+        s.call("hang")
+    assert info.value.kind == "timeout" and time.monotonic() - start < 3
+    assert s.call("double", 2).value == 4   # a new child answers
+
+
+@pytest.mark.parametrize("func, kind", [("crash", "crash"), ("kill_self", "crash"), ("odd", "bad_return")])
+def test_crashes_and_bad_returns(student, func, kind):
+    s = student()
+    with pytest.raises(StudentError) as info:
+        s.call(func)
+    assert info.value.kind == kind
+    assert s.call("double", 1).value == 2
+
+
+def test_stdin_is_empty_and_env_is_clean(student, monkeypatch):
+    s = student()
+    assert s.call("read_stdin").value == ""
+    env = s.call("env").value
+    assert "GRADER_SECRET" not in env and env.get("OPENBLAS_NUM_THREADS") == "1"
+
+
+def test_each_session_starts_fresh(student):
+    first, second = student(), student()
+    assert first.call("counter").value == 1
+    assert first.call("counter").value == 2
+    assert second.call("counter").value == 1
+
+
+def test_gives_up_after_repeated_failures(student):
+    s = student(timeout=0.2)
+    kinds = []
+    for _ in range(4):
+        with pytest.raises(StudentError) as info:
+            s.call("crash")
+        kinds.append(info.value.kind)
+    assert kinds == ["crash", "crash", "crash", "gave_up"]
