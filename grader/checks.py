@@ -41,9 +41,9 @@ def registered() -> dict[str, dict[str, Callable]]:
 class Fail(Exception):
     """The check failed; ``message`` says why in the student's terms."""
 
-    def __init__(self, key: str, **params):
-        super().__init__(key)
-        self.message = Message(key, params)
+    def __init__(self, message_key: str, /, **params):
+        super().__init__(message_key)
+        self.message = Message(message_key, params)
 
 
 @dataclass

@@ -105,6 +105,7 @@ class Grader:
             if STRICT:
                 raise InternalError(f"check {ctx.exercise.id}.{spec.id} broke: {exc!r}") from exc
             result.message = Message("err.unjudgeable", detail=type(exc).__name__)
+            result.internal = f"{type(exc).__name__}: {exc}"
             return result
         result.passed, result.score = True, spec.points
         return result

@@ -23,7 +23,7 @@ class Message:
 
     __slots__ = ("key", "params")
 
-    def __init__(self, key: str, params: dict | None = None, **kwargs):
+    def __init__(self, key: str, params: dict | None = None, /, **kwargs):
         self.key = key
         self.params = {**(params or {}), **kwargs}
 
@@ -53,7 +53,7 @@ class _Lenient(dict):
         return "{" + key + "}"
 
 
-def render(key: str, lang: str, **params) -> str:
+def render(key: str, lang: str, /, **params) -> str:
     template = catalogue(lang).get(key) or catalogue("en").get(key)
     if template is None:
         return key if not params else f"{key} {params}"

@@ -26,6 +26,7 @@ class CheckResult:
     title: dict = field(default_factory=dict)
     hint: dict = field(default_factory=dict)
     hidden: bool = False
+    internal: str | None = None        # set when the check itself broke (a grader bug)
 
     def to_json(self, lang: str) -> dict:
         return {"name": self.name, "passed": self.passed, "score": _number(self.score),

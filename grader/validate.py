@@ -59,7 +59,12 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
         tmp = Path(tmp)
 
         def grade(folder: Path, which):
-            return grader.grade(load_submission(folder, tmp / f"work-{folder.name}"), which)
+            result = grader.grade(load_submission(folder, tmp / f"work-{folder.name}"), which)
+            for ex in result.exercises:
+                for c in ex.checks:
+                    if c.internal:
+                        report.problems.append(f"check {ex.id}.{c.name} broke on {folder.name}: {c.internal}")
+            return result
 
         reference = grade(reference_folder(course, tmp / "reference"), ids)
         for ex in reference.exercises:
