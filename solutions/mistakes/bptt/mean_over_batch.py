@@ -1,0 +1,25 @@
+"""The parameter gradients are divided by the batch size, as if the loss were a mean over the batch."""
+import numpy as np
+
+
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((B, T, H))
+    h = h0
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    dX = np.zeros_like(X)
+    dW_x, dW_h, db = np.zeros_like(W_x), np.zeros_like(W_h), np.zeros_like(b)
+    dh_next = np.zeros((B, H))
+    for t in reversed(range(T)):
+        da = (dHs[:, t] + dh_next) * (1.0 - Hs[:, t] ** 2)
+        h_prev = Hs[:, t - 1] if t > 0 else h0
+        dW_x += X[:, t].T @ da / B
+        dW_h += h_prev.T @ da / B
+        db += da.mean(axis=0)
+        dX[:, t] = da @ W_x.T
+        dh_next = da @ W_h.T
+    return {"dX": dX, "dh0": dh_next, "dW_x": dW_x, "dW_h": dW_h, "db": db}

@@ -1,0 +1,13 @@
+"""The state array is allocated as float32, so Hs is not float64."""
+import numpy as np
+
+
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((B, T, H), dtype=np.float32)
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs

@@ -1,0 +1,12 @@
+"""The states are stacked along axis 0, giving (T, B, H) instead of batch-first (B, T, H)."""
+import numpy as np
+
+
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, d = X.shape
+    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0
+    states = []
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        states.append(h)
+    return np.array(states)

