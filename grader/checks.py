@@ -103,6 +103,11 @@ class Context:
         args, kwargs = copy.deepcopy((case.args, case.kwargs))
         return self.reference(func)(*args, **kwargs)
 
+    def expected_for(self, func: str, case: Case):
+        """``expected`` for a case kept in ``cached``: computed once per run."""
+        key = (self.exercise.id, "expected", func, id(case))
+        return self.runtime.memo(key, lambda: (case, self.expected(func, case)))[1]
+
     def cases_with_expected(self, tag: str, func: str, build: Callable) -> list[tuple[Case, object]]:
         return self.cached(tag, lambda rng: [(c, self.expected(func, c)) for c in build(rng)])
 
@@ -143,6 +148,8 @@ class Context:
         if kind == "crash":
             how = error.get("signal") or f"exit code {error.get('exit_code', '?')}"
             return "err.crash", {"name": func, "how": how}
+        if kind == "time_limit":
+            return "err.time_limit", {"name": func}
         if kind == "gave_up":
             return "err.gave_up", {"name": func, "failures": error.get("failures", 0)}
         return "err.bad_return", {"name": func, "message": error.get("message", kind)}
@@ -169,14 +176,15 @@ class Context:
             self.assert_close(got, expected, case, what or func)
 
     def check_unchanged(self, func: str, case: Case):
-        """The call must leave its arguments as they were."""
-        self.call(func, case)
+        """The call must leave its arguments as they were (and be right)."""
+        value = self.call(func, case)
         changed = [str(i + 1) for i, (before, now) in enumerate(zip(case.args, self.last.args_after))
                    if compare(now, before, 0.0, 0.0) is not None]
         changed += [k for k, before in case.kwargs.items()
                     if compare(self.last.kwargs_after.get(k), before, 0.0, 0.0) is not None]
         if changed:
             raise Fail("prop.input_modified", name=func, position=", ".join(changed), case=describe_case(case))
+        self.assert_close(value, self.expected_for(func, case), case, func)
 
     def check_no_state(self, func: str, case_a: Case, case_b: Case, what: str = ""):
         """A, then B, then A again: the two results for A must agree and be right."""
@@ -211,5 +219,7 @@ def import_error_message(cause: dict, file: str, describe_line) -> tuple:
                                       "message": cause.get("message", ""), "where": where}
     if kind == "timeout":
         return "err.import_timeout", {"file": file, "seconds": cause.get("seconds", "?")}
+    if kind == "time_limit":
+        return "err.time_limit", {"name": file}
     how = cause.get("signal") or f"exit code {cause.get('exit_code', '?')}"
     return "err.import_crash", {"file": file, "how": how}

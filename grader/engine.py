@@ -24,6 +24,7 @@ from grader.suite import registry
 from grader.submission import Submission
 
 MAX_ANSWERS_BYTES = 256 * 1024
+DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
 STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
 
 
@@ -34,13 +35,18 @@ class InternalError(Exception):
 class Grader:
     """Grades submissions against one course; reusable across many submissions."""
 
-    def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None):
+    def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
+                 isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT):
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
-        self.worker = worker or Worker()
+        self.worker = worker or Worker(isolation=isolation, hidden=[course.root])
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = registry()
-        self.isolation = "process"
+        self.time_limit = time_limit
+
+    @property
+    def isolation(self) -> str:
+        return self.worker.isolation.name
 
     def close(self):
         self.worker.stop()
@@ -54,14 +60,18 @@ class Grader:
     def grade(self, submission: Submission, only=()) -> SubmissionResult:
         start = time.perf_counter()
         self._import_failures: dict[str, dict] = {}
+        self._deadline = time.monotonic() + self.time_limit
         results = []
-        for exercise in self.course.select(only):
-            t0 = time.perf_counter()
-            result = (self._grade_quiz(exercise, submission) if exercise.is_quiz
-                      else self._grade_code(exercise, submission))
-            result.elapsed = time.perf_counter() - t0
-            results.append(result)
+        with self.worker.staged(submission.root) as self._root:
+            for exercise in self.course.select(only):
+                t0 = time.perf_counter()
+                result = (self._grade_quiz(exercise, submission) if exercise.is_quiz
+                          else self._grade_code(exercise, submission))
+                result.elapsed = time.perf_counter() - t0
+                results.append(result)
         notes = [Message("note.submission", text=n) for n in submission.notes]
+        if not self.worker.isolation.sandboxed:
+            notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
         return SubmissionResult(source=str(submission.source), exercises=results, notes=notes,
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
 
@@ -73,7 +83,7 @@ class Grader:
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
-        student = StudentModule(self.worker, submission.root, module, exercise.timeout)
+        student = StudentModule(self.worker, self._root, module, exercise.timeout, self._deadline)
         error = student.open()
         if error is not None:
             self._import_failures[module] = error
@@ -138,7 +148,7 @@ class Grader:
         if module in self._import_failures:
             key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
             return {}, Message(key, params), ""
-        student = StudentModule(self.worker, submission.root, module, exercise.timeout)
+        student = StudentModule(self.worker, self._root, module, exercise.timeout, self._deadline)
         try:
             value = student.getattr("ANSWERS").value
         except StudentError as exc:

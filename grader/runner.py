@@ -9,16 +9,21 @@ Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.sandbox import Cgroup, Isolation, choose_isolation
 from grader.worker import wire
 
-WORKER_SCRIPT = Path(__file__).parent / "worker" / "zygote.py"
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 2.0                 # the zygote's own margin beyond a call's timeout
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
@@ -57,24 +62,77 @@ class CallResult:
     elapsed: float = 0.0
 
 
-class Worker:
-    """One warm worker process, started lazily and restarted when it dies."""
+@dataclass
+class Limits:
+    """What one child of the worker may use; the wall clock per call comes from the course."""
 
-    def __init__(self, memory: int = DEFAULT_MEMORY, command_prefix: list[str] | None = None):
-        self.memory = memory
-        self.command_prefix = command_prefix or []
+    memory: int = DEFAULT_MEMORY          # bytes of address space per process
+    cpu_seconds: int = 60                 # CPU time per child
+    file_size: int = 16 << 20             # largest file (and captured output) a child may write
+    open_files: int = 256
+    processes: int = 64                   # per sandbox (cgroup) and per child (RLIMIT_NPROC)
+
+    def as_request(self) -> dict:
+        return {"memory": self.memory, "cpu": self.cpu_seconds, "fsize": self.file_size,
+                "nofile": self.open_files, "nproc": self.processes}
+
+
+class Worker:
+    """One warm worker process, started lazily and restarted when it dies.
+
+    ``isolation``: "auto" uses bubblewrap when it works on this machine,
+    "sandbox" requires it, "none" runs the worker as a plain process.
+    """
+
+    def __init__(self, limits: Limits | None = None, isolation: str = "auto", hidden: list[Path] = ()):
+        self.limits = limits or Limits()
+        self.mode = isolation
+        self.hidden = list(hidden)
         self._proc: subprocess.Popen | None = None
         self.restarts = 0
+        self._exchange = Path(tempfile.mkdtemp(prefix="grade-exchange-"))
+        os.chmod(self._exchange, 0o755)   # the sandbox's user must be able to read it
+        self._staged = itertools.count()
+        self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
+        self._cgroup: Cgroup | None = None
+
+    @property
+    def memory(self) -> int:
+        return self.limits.memory
 
     def command(self) -> list[str]:
-        return [*self.command_prefix, sys.executable, "-I", "-B", str(WORKER_SCRIPT)]
+        extra = ["--sandboxed"] if self.isolation.sandboxed else []
+        return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(), *extra]
 
     def _start(self):
         debug = os.environ.get("GRADER_DEBUG_WORKER")
+        if self.isolation.sandboxed and self._cgroup is None:
+            self._cgroup = Cgroup(pids_max=self.limits.processes * 2,
+                                  memory_max=self.limits.memory + (512 << 20))
+        cgroup = self._cgroup if self._cgroup is not None and self._cgroup.active else None
         self._proc = subprocess.Popen(
             self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
-            cwd="/", close_fds=True, start_new_session=True)
+            cwd="/", close_fds=True, start_new_session=True,
+            preexec_fn=cgroup.enter if cgroup else None)
+
+    @contextlib.contextmanager
+    def staged(self, root: Path):
+        """A private copy of a submission where the worker can see it; removed afterwards."""
+        target = self._exchange / f"s{next(self._staged)}"
+        shutil.copytree(root, target, symlinks=False)
+        for path in [target, *target.rglob("*")]:
+            mode = stat.S_IMODE(path.lstat().st_mode)
+            os.chmod(path, mode | (0o755 if path.is_dir() else 0o644))
+        try:
+            yield self.isolation.inside(target)
+        finally:
+            self.close_session()
+            shutil.rmtree(target, ignore_errors=True)
+
+    def close_session(self):
+        if self._proc is not None and self._proc.poll() is None:
+            self.request({"op": "close"}, 5)
 
     def request(self, message: dict, timeout: float) -> dict:
         """Send one request and wait for its reply; a dead or stuck worker is replaced."""
@@ -113,7 +171,11 @@ class Worker:
                 self._proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        self._kill()
+        self._kill()   # the sandbox's PID namespace dies with it: nothing survives
+        if self._cgroup is not None:
+            self._cgroup.close()
+            self._cgroup = None
+        shutil.rmtree(self._exchange, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -125,8 +187,9 @@ class Worker:
 class StudentModule:
     """One exercise's calls into one student module, in a child of its own."""
 
-    def __init__(self, worker: Worker, root: Path, module: str, timeout: float):
+    def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None):
         self.worker, self.root, self.module, self.timeout = worker, str(root), module, timeout
+        self.deadline = deadline   # time.monotonic() past which nothing more is run for this submission
         self.import_error: dict | None = None
         self.failures = 0
         self._open = False
@@ -134,9 +197,13 @@ class StudentModule:
 
     def open(self) -> dict | None:
         """Import the module in a fresh child; return the import error, if any."""
+        timeout = self._time_left()
+        if timeout <= 0:
+            self.import_error = {"kind": "time_limit"}
+            return self.import_error
         reply = self.worker.request({"op": "open", "root": self.root, "modules": [self.module],
-                                     "timeout": self.timeout, "memory": self.worker.memory},
-                                    self.timeout)
+                                     "timeout": timeout, "limits": self.worker.limits.as_request()},
+                                    timeout)
         self._note_output(reply)
         if not reply.get("ok"):
             self.import_error = reply.get("error", {"kind": "crash"})
@@ -159,13 +226,18 @@ class StudentModule:
 
     def _request(self, message: dict) -> CallResult:
         if self.import_error is not None:
+            if self.import_error.get("kind") == "time_limit":
+                raise StudentError({"kind": "time_limit"})
             raise StudentError({"kind": "import", "cause": self.import_error})
         if self.failures >= MAX_FAILURES:
             raise StudentError({"kind": "gave_up", "failures": self.failures})
         if not self._open and self.open() is not None:
             raise StudentError({"kind": "import", "cause": self.import_error})
-        message.update(module=self.module, timeout=self.timeout)
-        reply = self.worker.request(message, self.timeout)
+        timeout = self._time_left()
+        if timeout <= 0:
+            raise StudentError({"kind": "time_limit"})
+        message.update(module=self.module, timeout=timeout)
+        reply = self.worker.request(message, timeout)
         self._note_output(reply)
         if reply.get("ok"):
             return CallResult(value=reply.get("value"), type_name=reply.get("type", ""),
@@ -177,6 +249,11 @@ class StudentModule:
             self.failures += 1
             self._open = False   # the child is gone; the next call starts a new one
         raise StudentError(error)
+
+    def _time_left(self) -> float:
+        if self.deadline is None:
+            return self.timeout
+        return min(self.timeout, self.deadline - time.monotonic())
 
     def close(self):
         if self._open:

@@ -47,7 +47,8 @@ def worker():
 @pytest.fixture
 def student(worker, tmp_path):
     (tmp_path / "mod.py").write_text(MODULE)
-    return lambda timeout=2.0: StudentModule(worker, tmp_path, "mod", timeout)
+    with worker.staged(tmp_path) as root:
+        yield lambda timeout=2.0: StudentModule(worker, root, "mod", timeout)
 
 
 def test_calls_return_plain_arrays_and_report_mutation(student):

@@ -76,7 +76,9 @@ def relative_error(got, expected) -> float:
 @check("bptt", "keys_and_shapes")
 def keys_and_shapes(ctx):
     case = ctx.cached("shapes", lambda rng: backward_case(rng, 2, 4, 3, 5, with_h0=True))
-    expect_grads(ctx.call(F, case), case)
+    got = ctx.call(F, case)
+    expect_grads(got, case)
+    ctx.assert_close(got, ctx.expected_for(F, case), case, "gradients")
 
 
 @check("bptt", "finite_differences")

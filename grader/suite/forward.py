@@ -21,7 +21,9 @@ def forward_case(rng, B, T, d, H, with_h0=False):
 @check("forward", "shape_dtype")
 def shape_dtype(ctx):
     case = ctx.cached("shape", lambda rng: forward_case(rng, 2, 5, 3, 4))
-    D.expect_array(ctx.call(F, case), (2, 5, 4), case, what="Hs")
+    got = ctx.call(F, case)
+    D.expect_array(got, (2, 5, 4), case, what="Hs")
+    ctx.assert_close(got, ctx.expected_for(F, case), case, "Hs")
 
 
 @check("forward", "matches_reference")

@@ -71,6 +71,7 @@ def grad_norms_last_entry(ctx):
     got = ctx.call(GN, case)
     D.expect_array(got, (5,), case, what="norms")
     ctx.assert_close(float(got[-1]), float(np.sqrt(3 * 4)), case, "norms[T-1]")
+    ctx.assert_close(got, ctx.expected_for(GN, case), case, "norms")
 
 
 @check("gradient_flow", "grad_norms_random")

@@ -55,7 +55,9 @@ def all_options(ctx):
 
 @check("params", "returns_int")
 def returns_int(ctx):
-    case = kw_case(input_size=3, hidden_size=4, output_size=2, num_layers=2, bidirectional=True)
+    case = ctx.cached("int", lambda rng: kw_case(input_size=3, hidden_size=4, output_size=2, num_layers=2,
+                                                  bidirectional=True))
     got = ctx.call(F, case)
     if type(got) is not int:
         raise Fail("prop.not_int", name=F, got=ctx.last_type, case=describe_case(case))
+    ctx.assert_close(got, ctx.expected_for(F, case), case, "count")

@@ -35,7 +35,7 @@ def reverse_order(ctx):
 
 @check("scalar", "returns_floats")
 def returns_floats(ctx):
-    case = Case(([0.5, -0.25, 2.0, 1.0],), label="sequence=[0.5, -0.25, 2.0, 1.0]")
+    case = ctx.cached("floats", lambda rng: Case(([0.5, -0.25, 2.0, 1.0],), label="sequence=[0.5, -0.25, 2.0, 1.0]"))
     got = ctx.call(F, case)
     if not isinstance(got, list):
         raise Fail("prop.not_list", name=F, got=ctx.last_type or type(got).__name__, case=describe_case(case))
@@ -44,6 +44,7 @@ def returns_floats(ctx):
     bad = [v for v in got if isinstance(v, (bool, np.bool_)) or not isinstance(v, (float, int, np.floating))]
     if bad:
         raise Fail("prop.not_float_items", name=F, got=type(bad[0]).__name__, case=describe_case(case))
+    ctx.assert_close(got, ctx.expected_for(F, case), case, "states")
 
 
 @check("scalar", "custom_parameters")

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 MAX_HEADER = 16 << 20     # a JSON header larger than this is refused
-MAX_FRAME = 512 << 20     # header plus arrays
+MAX_FRAME = 64 << 20      # header plus arrays: far above any honest result
 
 # Numeric dtypes only: object, void, string and datetime arrays never cross.
 ALLOWED_DTYPES = frozenset(

@@ -13,7 +13,7 @@ expose nothing else of the grader. Expected values never come here: requests
 carry inputs only.
 
 Requests from the grader (stdin) and the replies (the original stdout):
-  {"op": "open", "root", "modules", "timeout", "memory"} -> {"ok", "imports", "output"}
+  {"op": "open", "root", "modules", "timeout", "limits"} -> {"ok", "imports", "output"}
   {"op": "call", "module", "func", "args", "kwargs", "timeout", "return_args"}
         -> {"ok": True, "value", "args_after", "output", "elapsed"} or {"ok": False, "error"}
   {"op": "getattr", "module", "name", "timeout"} -> like call
@@ -95,9 +95,27 @@ def read_capture(fd):
     return text + ("\n[... %d more bytes]" % (size - len(data)) if size > len(data) else "")
 
 
+def sweep():
+    """Kill every other process in the sandbox: daemons that escaped with setsid or a
+    double fork are still in our PID namespace, and kill(-1) reaches all of them."""
+    if os.getpid() > 16:   # only ever inside a fresh PID namespace, where we are pid 2
+        return
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                break
+        except ChildProcessError:
+            break
+
+
 class Zygote:
-    def __init__(self, request_fd, reply_fd):
+    def __init__(self, request_fd, reply_fd, sandboxed=False):
         self.request_fd, self.reply_fd = request_fd, reply_fd
+        self.sandboxed = sandboxed
         self.session = None
 
     def serve(self):
@@ -124,6 +142,9 @@ class Zygote:
         if self.session is not None:
             self.session.kill()
             self.session = None
+        if self.sandboxed:
+            sweep()
+
 
     def open(self, request):
         self.close()
@@ -206,7 +227,7 @@ def wire_recv_raw(fd, deadline):
 
 def child_main(request_fd, reply_fd, capture_fd, open_request):
     os.setsid()  # its own process group, so the zygote can kill all it starts
-    limit_memory(open_request.get("memory"))
+    apply_limits(open_request.get("limits") or {})
     redirect_output(capture_fd)
     harness = Harness(reply_fd, capture_fd)
     harness.open(open_request)
@@ -218,13 +239,21 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
         harness.handle(request)
 
 
-def limit_memory(limit):
-    if limit:
-        import resource
-        try:
-            resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
-        except (ValueError, OSError):
-            pass
+def apply_limits(limits):
+    """Resource limits of one child (and all it starts)."""
+    import resource
+    names = {"memory": resource.RLIMIT_AS, "cpu": resource.RLIMIT_CPU, "fsize": resource.RLIMIT_FSIZE,
+             "nofile": resource.RLIMIT_NOFILE, "nproc": resource.RLIMIT_NPROC}
+    for key, which in names.items():
+        value = limits.get(key)
+        if value:
+            try:
+                resource.setrlimit(which, (int(value), int(value)))
+            except (ValueError, OSError):
+                pass
+    # Past the file-size limit a write fails with EFBIG instead of killing the process.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def flush_output():
@@ -352,14 +381,25 @@ def describe_exception(exc, root):
     return info
 
 
+def not_dumpable():
+    """Other processes of the same user may not ptrace us or open /proc/<pid>/fd or mem."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)   # PR_SET_DUMPABLE = 4
+    except (OSError, AttributeError):
+        pass
+
+
 def main():
+    sandboxed = "--sandboxed" in sys.argv[1:]
     # The grader's pipe is our stdout; stray prints (ours or a student's) go nowhere.
     reply_fd = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    Zygote(0, reply_fd).serve()
+    not_dumpable()
+    Zygote(0, reply_fd, sandboxed).serve()
 
 
 if __name__ == "__main__":

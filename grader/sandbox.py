@@ -1,0 +1,252 @@
+"""How the worker is isolated: bubblewrap when it works here, else plain processes.
+
+Under bubblewrap the worker sees a read-only view of the Python runtime with
+only numpy in its site-packages, the worker's two files, and the one
+submission being graded; a private /tmp; no network, no other process, no
+environment. Nothing of the course (solutions, answer key) or of the grader's
+state is mounted. As root, bubblewrap keeps every capability inside unless it
+is given ``--unshare-user --uid <unprivileged> --cap-drop ALL``, so it always
+is. Where a cgroup hierarchy is writable, the whole sandbox also gets a
+process and memory ceiling (RLIMIT_NPROC does not bind processes that are
+root outside the namespace).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy
+
+WORKER_DIR = Path(__file__).resolve().parent / "worker"
+SANDBOX_WORKER_DIR = "/grader-worker"
+SANDBOX_EXCHANGE = "/submission"
+SANDBOX_UID = 65534
+TMP_SIZE = 64 << 20
+
+
+@dataclass
+class Isolation:
+    """A way to launch the worker; ``name`` is what reports state."""
+
+    name: str
+    prefix: list[str] = field(default_factory=list)   # the command before the Python interpreter
+    exchange: Path | None = None                       # host folder seen as SANDBOX_EXCHANGE inside
+    sandboxed: bool = False
+    reason: str = ""                                   # why a sandbox was not used
+
+    def inside(self, host_path: Path) -> str:
+        """The path under which the worker sees ``host_path``."""
+        if self.exchange is None:
+            return str(host_path)
+        relative = Path(host_path).resolve().relative_to(self.exchange.resolve())
+        return str(Path(SANDBOX_EXCHANGE) / relative)
+
+    def worker_script(self) -> str:
+        if self.sandboxed:
+            return f"{SANDBOX_WORKER_DIR}/zygote.py"
+        return str(WORKER_DIR / "zygote.py")
+
+
+@lru_cache(maxsize=None)
+def bwrap_path() -> str | None:
+    return shutil.which("bwrap")
+
+
+def _site_dirs() -> list[Path]:
+    dirs = list(site.getsitepackages())
+    user = site.getusersitepackages()
+    dirs += [user] if isinstance(user, str) else list(user)
+    dirs.append(sysconfig.get_paths()["purelib"])
+    dirs.append(sysconfig.get_paths()["platlib"])
+    return [Path(d) for d in dict.fromkeys(dirs) if Path(d).is_dir()]
+
+
+def _numpy_dirs() -> list[Path]:
+    package = Path(numpy.__file__).resolve().parent
+    libs = package.parent / "numpy.libs"    # the wheel's bundled BLAS
+    return [package] + ([libs] if libs.is_dir() else [])
+
+
+def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:
+    """The bubblewrap prefix that runs the worker; the interpreter path follows it."""
+    args = [bwrap_path(), "--unshare-all", "--unshare-user", "--disable-userns",
+            "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
+            "--die-with-parent", "--new-session", "--clearenv",
+            "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    # System libraries (libc, libm...). /usr/bin and /bin only if the interpreter lives there.
+    for system in ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/lib32"):
+        args += ["--ro-bind-try", system, system]
+    roots = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}
+    for root in sorted(roots):
+        args += ["--ro-bind", str(root), str(root)]
+    executable = Path(sys.executable)
+    for path in (executable, executable.resolve()):
+        if not any(_within(path, r) for r in roots):
+            args += ["--ro-bind", str(path), str(path)]
+    # Hide every site-packages (the grader and its course may be installed there),
+    # then put numpy, and only numpy, back.
+    for directory in _site_dirs():
+        if any(_within(directory, r) for r in roots) or directory.is_relative_to("/usr"):
+            args += ["--tmpfs", str(directory)]
+    for directory in _numpy_dirs():
+        args += ["--ro-bind", str(directory), str(directory)]
+    # Anything of the course that would still be visible through a bound folder is masked.
+    for path in hidden:
+        path = Path(path).resolve()
+        if path.exists() and any(_within(path, r) for r in roots | {Path("/usr"), Path("/lib")}):
+            args += ["--tmpfs", str(path)]
+    args += ["--ro-bind", str(WORKER_DIR), SANDBOX_WORKER_DIR,
+             "--ro-bind", str(exchange), SANDBOX_EXCHANGE,
+             "--chdir", "/tmp",
+             "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--setenv", "LANG", "C.UTF-8",
+             "--setenv", "PATH", "/usr/bin:/bin",
+             "--setenv", "OPENBLAS_NUM_THREADS", "1", "--setenv", "OMP_NUM_THREADS", "1",
+             "--setenv", "MKL_NUM_THREADS", "1", "--setenv", "PYTHONHASHSEED", "0",
+             "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
+    for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):   # needed for correct BLAS on some CPUs
+        if name in os.environ:
+            args += ["--setenv", name, os.environ[name]]
+    return args
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(root)
+    except (OSError, ValueError):
+        return False
+
+
+def probe_bwrap(exchange: Path) -> str:
+    """'' when a sandboxed interpreter starts and imports numpy here, else why not."""
+    if bwrap_path() is None:
+        return "bubblewrap is not installed"
+    command = bwrap_command(exchange) + [sys.executable, "-I", "-c", "import numpy"]
+    try:
+        proc = subprocess.run(command, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not start ({exc})"
+    if proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bubblewrap could not start ({detail[-1] if detail else proc.returncode})"
+    return ""
+
+
+def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()) -> Isolation:
+    """``mode``: "auto" (sandbox when possible), "sandbox" (required) or "none"."""
+    if mode == "none":
+        return Isolation("process", reason="sandbox disabled")
+    reason = _probe_cached(str(exchange))
+    if reason:
+        return Isolation("process", reason=reason)
+    return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True)
+
+
+@lru_cache(maxsize=None)
+def _probe_cached(exchange: str) -> str:
+    return probe_bwrap(Path(exchange))
+
+
+# ---------------------------------------------------------------- cgroups
+
+class Cgroup:
+    """A best-effort process and memory ceiling for one sandbox (v2 or v1 hierarchy)."""
+
+    def __init__(self, pids_max: int, memory_max: int):
+        self.pids_max, self.memory_max = pids_max, memory_max
+        self.dirs: list[Path] = []
+        name = f"rnn-grader-{os.getpid()}-{id(self):x}"
+        unified = Path("/sys/fs/cgroup")
+        if (unified / "cgroup.controllers").exists():
+            self._make(unified / _own_cgroup("") / name, {"pids.max": pids_max, "memory.max": memory_max})
+        else:
+            self._make(Path("/sys/fs/cgroup/pids") / _own_cgroup("pids") / name, {"pids.max": pids_max})
+            self._make(Path("/sys/fs/cgroup/memory") / _own_cgroup("memory") / name,
+                       {"memory.limit_in_bytes": memory_max})
+
+    def _make(self, directory: Path, limits: dict):
+        _remove_stale(directory.parent)
+        try:
+            directory.mkdir()
+        except OSError:
+            return
+        try:
+            for key, value in limits.items():
+                (directory / key).write_text(str(value))
+        except OSError:
+            self._remove(directory)
+            return
+        self.dirs.append(directory)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.dirs)
+
+    def enter(self):
+        """Called in the child between fork and exec: move it (and so the sandbox) in."""
+        for directory in self.dirs:
+            try:
+                (directory / "cgroup.procs").write_text(str(os.getpid()))
+            except OSError:
+                pass
+
+    def close(self):
+        for directory in self.dirs:
+            self._remove(directory)
+        self.dirs = []
+
+    @staticmethod
+    def _remove(directory: Path, patience: float = 2.0):
+        """Kill whatever is left inside, then remove the group (it must be empty first)."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                for pid in (directory / "cgroup.procs").read_text().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except OSError:
+                        pass
+                directory.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.01)
+
+
+def _remove_stale(parent: Path):
+    """Groups left by graders that were killed (kill -9) before they could clean up."""
+    try:
+        entries = list(parent.glob("rnn-grader-*"))
+    except OSError:
+        return
+    for directory in entries:
+        try:
+            owner = int(directory.name.split("-")[2])
+        except (IndexError, ValueError):
+            continue
+        if not Path(f"/proc/{owner}").exists():
+            Cgroup._remove(directory, patience=0.2)
+
+
+def _own_cgroup(controller: str) -> str:
+    """This process's cgroup path within a hierarchy (v1 controller name, or '' for v2)."""
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if (controller == "" and controllers == "") or controller in controllers.split(","):
+                return path.lstrip("/")
+    except OSError:
+        pass
+    return ""
