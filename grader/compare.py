@@ -47,9 +47,7 @@ def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatc
         return None if bool(got) == bool(expected) else Mismatch(
             "cmp.value", {"where": where, "expected": fmt(bool(expected)), "got": fmt(bool(got))})
     if _is_real(expected):
-        if isinstance(got, np.ndarray) and got.shape == () and got.dtype.kind in "iuf":
-            got = got[()]
-        if not _is_real(got):
+        if not _is_real(got):  # a 0-d array is not the number the statement asks for
             return Mismatch("cmp.type", {"where": where, "expected": "number", "got": type_label(got)})
         e, g = float(expected), float(got)
         if np.isnan(e) and np.isnan(g):
@@ -107,21 +105,23 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
         return Mismatch("cmp.dtype", {"where": where, "expected": str(expected.dtype), "got": str(got.dtype)})
     g = got.astype(np.float64)
     e = expected.astype(np.float64)
-    both_nan = np.isnan(g) & np.isnan(e)
+    both_nan = (np.isnan(g) & np.isnan(e)) | (g == e)   # equal infinities are equal too
     bad_nan = ~np.isfinite(g) & np.isfinite(e)
     if bad_nan.any():
         index = tuple(int(i) for i in np.argwhere(bad_nan)[0])
         return Mismatch("cmp.array_not_finite", {"where": where, "count": int(bad_nan.sum()),
                                                  "size": e.size, "index": index, "got": fmt(g[index])})
-    with np.errstate(invalid="ignore"):
+    with np.errstate(all="ignore"):
         err = np.abs(g - e)
         err[both_nan] = 0.0
         bad = ~(err <= atol + rtol * np.abs(e))
+    bad |= np.isinf(e) & (g != e)        # an infinity must be matched exactly
     bad &= ~both_nan
     if not bad.any():
         return None
-    index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, err, -1.0)), e.shape))
-    rel = err[index] / max(abs(e[index]), 1e-300)
+    index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, np.nan_to_num(err, nan=np.inf), -1.0)), e.shape))
+    with np.errstate(all="ignore"):
+        rel = err[index] / max(abs(e[index]), 1e-300)
     return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,
                                    "index": index, "expected": fmt(e[index]), "got": fmt(g[index]),
                                    "abs_err": fmt(err[index]), "rel_err": fmt(rel)})

@@ -15,7 +15,7 @@ import hashlib
 
 import numpy as np
 
-from grader.checks import RecordedCall
+from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import compare
 from grader.course import MistakeSpec
 from grader.modules import ModuleSet
@@ -35,7 +35,8 @@ def call_key(call: RecordedCall) -> bytes:
 def run_outcome(function, call: RecordedCall) -> tuple:
     args, kwargs = copy.deepcopy((list(call.case.args), call.case.kwargs))
     try:
-        value = function(*args, **kwargs)
+        with quiet_numpy():
+            value = function(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 -- a wrong implementation may raise anything
         return ("error", type(exc).__name__)
     return ("ok", value, args, kwargs)

@@ -60,6 +60,7 @@ class CallResult:
     kwargs_after: dict = field(default_factory=dict)
     output: str = ""
     elapsed: float = 0.0
+    aliases: list = field(default_factory=list)   # [where in the result, which argument it is]
 
 
 @dataclass
@@ -217,9 +218,10 @@ class StudentModule:
         if text and isinstance(text, str):
             self.output.append(text)
 
-    def call(self, func: str, *args, return_args: bool = False, **kwargs) -> CallResult:
+    def call(self, func: str, *args, return_args: bool = False, reuse_args: bool = False, **kwargs) -> CallResult:
+        """``reuse_args``: refill the previous call's argument objects with these values."""
         return self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
-                              "return_args": return_args})
+                              "return_args": return_args, "reuse_args": reuse_args})
 
     def getattr(self, name: str) -> CallResult:
         return self._request({"op": "getattr", "name": name})
@@ -243,7 +245,8 @@ class StudentModule:
             return CallResult(value=reply.get("value"), type_name=reply.get("type", ""),
                               args_after=reply.get("args_after", []),
                               kwargs_after=reply.get("kwargs_after", {}),
-                              output=reply.get("output", ""), elapsed=reply.get("elapsed", 0.0))
+                              output=reply.get("output", ""), elapsed=reply.get("elapsed", 0.0),
+                              aliases=reply.get("aliases") or [])
         error = reply.get("error") or {"kind": "crash"}
         if error.get("kind") in ("crash", "timeout", "protocol", "bad_return_fatal"):
             self.failures += 1

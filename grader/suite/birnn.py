@@ -14,7 +14,7 @@ def birnn_case(rng, B, T, d, H, lens=None, fill=0.0, with_h0=False):
     lens = D.lengths(rng, B, T) if lens is None else np.array(lens, dtype=np.int64)
     X = D.pad(D.sequences(rng, B, T, d), lens, fill)
     kwargs = {"h0": rng.uniform(-1, 1, size=(B, H))} if with_h0 else {}
-    label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding="NaN" if np.isnan(fill) else f"{fill:g}",
+    label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding=f"{fill:g}",
                         **({"h0": "given"} if with_h0 else {}))
     return Case((X, lens, tuple(D.weights(rng, d, H)), tuple(D.weights(rng, d, H))), kwargs, label=label)
 
@@ -80,5 +80,19 @@ def initial_state(ctx):
 @check("birnn", "padding_values_ignored")
 def padding_values_ignored(ctx):
     ctx.check_reference("nan", F, lambda rng: [birnn_case(rng, 3, 5, 2, 3, lens=[5, 2, 1], fill=np.nan),
-                                               birnn_case(rng, 2, 4, 3, 2, lens=[1, 3], fill=1e6, with_h0=True)],
+                                               birnn_case(rng, 2, 4, 3, 2, lens=[1, 3], fill=1e6, with_h0=True),
+                                               birnn_case(rng, 2, 4, 2, 2, lens=[2, 4], fill=np.inf)],
                         "output")
+
+
+@check("birnn", "inputs_unchanged")
+def inputs_unchanged(ctx):
+    ctx.check_unchanged(F, ctx.cached("unchanged", lambda rng: birnn_case(rng, 3, 4, 2, 3, lens=[4, 1, 0], fill=np.nan,
+                                                                         with_h0=True)))
+
+
+@check("birnn", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (birnn_case(rng, 3, 4, 2, 2, lens=[4, 2, 3]),
+                                            birnn_case(rng, 3, 4, 2, 2, lens=[4, 2, 3])))
+    ctx.check_no_state(F, a, b, "output")

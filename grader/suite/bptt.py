@@ -104,8 +104,12 @@ def matches_reference(ctx):
 
 @check("bptt", "initial_state")
 def initial_state(ctx):
-    ctx.check_reference("h0", F, lambda rng: [backward_case(rng, 2, 4, 3, 4, with_h0=True),
-                                              backward_case(rng, 1, 2, 2, 3, with_h0=True)], "gradients")
+    def build(rng):
+        second = backward_case(rng, 1, 2, 2, 3, with_h0=True)
+        X, W_x, W_h, b, dHs = second.args
+        by_keyword = Case((X, W_x, W_h, b), {"dHs": dHs, **second.kwargs}, label=second.label + " (dHs by keyword)")
+        return [backward_case(rng, 2, 4, 3, 4, with_h0=True), by_keyword]
+    ctx.check_reference("h0", F, build, "gradients")
 
 
 @check("bptt", "random_shapes")

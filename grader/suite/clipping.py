@@ -31,8 +31,15 @@ def global_norm(grads):
     return float(np.sqrt(sum(float(np.sum(np.asarray(g, dtype=np.float64) ** 2)) for g in grads.values())))
 
 
-OVER = lambda rng: [grads_case(rng, 12.0, 5.0), grads_case(rng, 3.0, 0.5)]  # noqa: E731
-UNDER = lambda rng: [grads_case(rng, 2.0, 5.0), grads_case(rng, 5.0, 5.0)]  # noqa: E731
+def OVER(rng):
+    case = grads_case(rng, 3.0, 0.5)
+    by_keyword = Case(case.args[:1], {"max_norm": case.args[1]}, label=case.label + " (max_norm by keyword)")
+    return [grads_case(rng, 12.0, 5.0), by_keyword]
+def UNDER(rng):
+    # 3 under 5 tells the norm from the sum of squares (9 > 5); zeros must not divide by zero.
+    zeros = Case(({"dW_x": np.zeros((3, 4)), "dW_h": np.zeros((4, 4)), "db": np.zeros(4)}, 1.0),
+                 label="all-zero gradients, max_norm=1")
+    return [grads_case(rng, 2.0, 5.0), grads_case(rng, 5.0, 5.0), grads_case(rng, 3.0, 5.0), zeros]
 
 
 @check("clipping", "total_norm")
@@ -53,6 +60,8 @@ def clips_over_limit(ctx):
 def keeps_under_limit(ctx):
     for case, expected in ctx.cases_with_expected("under", F, UNDER):
         clipped, _ = expect_result(ctx.call(F, case), case)
+        if any(where == "result[0]" for where, _ in ctx.last.aliases):
+            raise Fail("prop.same_dict", name=F, case=describe_case(case))
         ctx.assert_close(clipped, expected[0], case, "clipped")
 
 
@@ -96,3 +105,9 @@ def same_keys(ctx):
     case = ctx.cached("keys", build)
     clipped, _ = expect_result(ctx.call(F, case), case)
     ctx.assert_close(clipped, ctx.expected(F, case)[0], case, "clipped")
+
+
+@check("clipping", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (grads_case(rng, 9.0, 2.0), grads_case(rng, 4.0, 2.0)))
+    ctx.check_no_state(F, a, b, "(clipped, total_norm)")

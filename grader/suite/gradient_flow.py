@@ -54,7 +54,7 @@ def radius_complex(ctx):
 def radius_float(ctx):
     case = matrix_case(rotation(0.3, 0.9), "rotation by 0.3 rad scaled by 0.9")
     got = ctx.call(SR, case)
-    if isinstance(got, (bool, np.bool_)) or not isinstance(got, (float, np.floating)):
+    if not isinstance(got, float):   # np.float64 is a float; np.float32, complex and arrays are not
         raise Fail("prop.not_float", name=SR, got=ctx.last_type, case=describe_case(case))
     ctx.assert_close(got, 0.9, case, "radius")
 
@@ -88,3 +88,9 @@ def inputs_unchanged(ctx):
                                                  (GN, norms_case(rng, 2, 4, 3, 3, with_h0=True))])
     for func, case in cases:
         ctx.check_unchanged(func, case)
+
+
+@check("gradient_flow", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (norms_case(rng, 2, 4, 3, 3), norms_case(rng, 2, 4, 3, 3, scale=2.0)))
+    ctx.check_no_state(GN, a, b, "norms")

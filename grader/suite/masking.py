@@ -19,7 +19,7 @@ def forward_case(rng, B, T, d, H, fill=np.nan, with_h0=False, include_zero=False
 
 
 def _fill_name(fill):
-    return "NaN" if np.isnan(fill) else ("zeros" if fill == 0 else f"{fill:g}")
+    return "NaN" if np.isnan(fill) else ("zeros" if fill == 0 else f"{fill:g}")  # inf prints as inf
 
 
 def states_case(rng, B, T, H, fill=np.nan, lens=None):
@@ -43,7 +43,7 @@ def loss_case(rng, B, T, V, lens=None, scale=3.0, pad_target=0, pad_logit=0.0):
 @check("masking", "mask_reference")
 def mask_reference(ctx):
     cases = [Case((np.array([3, 1, 5, 2]), 5), label="lengths=[3, 1, 5, 2], T=5"),
-             Case((np.array([2, 4]), 6), label="lengths=[2, 4], T=6")]
+             Case((), {"lengths": np.array([2, 4]), "T": 6}, label="lengths=[2, 4], T=6 (by keyword)")]
     ctx.check_reference("mask", "sequence_mask", lambda rng: cases, "mask")
 
 
@@ -76,7 +76,9 @@ def forward_masked_h0(ctx):
 @check("masking", "padding_values_ignored")
 def padding_values_ignored(ctx):
     ctx.check_reference("fm_nan", FM, lambda rng: [forward_case(rng, 4, 6, 3, 3, fill=np.nan, include_zero=True),
-                                                   forward_case(rng, 3, 5, 2, 4, fill=GARBAGE, with_h0=True)],
+                                                   forward_case(rng, 3, 5, 2, 4, fill=GARBAGE, with_h0=True),
+                                                   forward_case(rng, 3, 4, 2, 2, fill=np.inf, lens=[4, 1, 2]),
+                                                   forward_case(rng, 2, 3, 2, 3, fill=-np.inf, lens=[1, 3])],
                         "(Hs, h_last)")
 
 
@@ -135,7 +137,8 @@ def mean_pool(ctx):
 def mean_pool_empty(ctx):
     ctx.check_reference("pool_empty", "masked_mean_pool",
                         lambda rng: [states_case(rng, 3, 4, 3, fill=np.nan, lens=[0, 4, 2]),
-                                     states_case(rng, 2, 2, 2, fill=np.nan, lens=[0, 0])], "pooled")
+                                     states_case(rng, 2, 2, 2, fill=np.nan, lens=[0, 0]),
+                                     states_case(rng, 2, 3, 2, fill=np.inf, lens=[1, 0])], "pooled")
 
 
 # ------------------------------------------------------------------ the loss
@@ -164,8 +167,12 @@ def cross_entropy_stable(ctx):
 
 @check("masking", "cross_entropy_empty")
 def cross_entropy_empty(ctx):
-    ctx.check_reference("ce_empty", CE, lambda rng: [loss_case(rng, 2, 3, 4, lens=[0, 0], pad_target=-1, pad_logit=np.nan)],
-                        "loss")
+    for case, expected in ctx.cases_with_expected(
+            "ce_empty", CE, lambda rng: [loss_case(rng, 2, 3, 4, lens=[0, 0], pad_target=-1, pad_logit=np.nan)]):
+        got = ctx.call(CE, case)
+        if not isinstance(got, float):   # np.float64 is a float; 0, np.float32 and 0-d arrays are not
+            raise Fail("prop.not_float", name=CE, got=ctx.last_type, case=describe_case(case))
+        ctx.assert_close(got, expected, case, "loss")
 
 
 @check("masking", "inputs_unchanged")
@@ -178,3 +185,10 @@ def inputs_unchanged(ctx):
                 (CE, loss_case(rng, 2, 4, 3, lens=[4, 2], pad_target=-1, pad_logit=np.nan))]
     for func, case in ctx.cached("unchanged", build):
         ctx.check_unchanged(func, case)
+
+
+@check("masking", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (forward_case(rng, 3, 4, 2, 3, lens=[4, 2, 1]),
+                                            forward_case(rng, 3, 4, 2, 3, lens=[4, 2, 1])))
+    ctx.check_no_state(FM, a, b, "(Hs, h_last)")

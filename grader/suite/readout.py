@@ -74,7 +74,9 @@ def probs_last_valid_step(ctx):
 @check("readout", "probs_padding_ignored")
 def probs_padding_ignored(ctx):
     ctx.check_reference("probs_nan", PR, lambda rng: [probs_case(rng, 3, 5, 2, 3, 3, fill=np.nan, lens=[5, 1, 3]),
-                                                      probs_case(rng, 2, 4, 2, 2, 2, fill=1e6, lens=[2, 4])], "probabilities")
+                                                      probs_case(rng, 2, 4, 2, 2, 2, fill=1e6, lens=[2, 4]),
+                                                      probs_case(rng, 2, 4, 2, 2, 2, fill=-np.inf, lens=[2, 3])],
+                        "probabilities")
 
 
 @check("readout", "inputs_unchanged")
@@ -83,3 +85,10 @@ def inputs_unchanged(ctx):
                                                  (PR, probs_case(rng, 3, 4, 2, 3, 3, fill=np.nan, lens=[4, 2, 1]))])
     for func, case in cases:
         ctx.check_unchanged(func, case)
+
+
+@check("readout", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (probs_case(rng, 3, 4, 2, 3, 3, lens=[4, 2, 3]),
+                                            probs_case(rng, 3, 4, 2, 3, 3, lens=[4, 2, 3])))
+    ctx.check_no_state(PR, a, b, "probabilities")

@@ -32,8 +32,11 @@ def k_ge_T_equals_full(ctx):
 
 @check("truncation", "matches_reference")
 def matches_reference(ctx):
-    ctx.check_reference("reference", F, lambda rng: [with_k(backward_case(rng, 2, 6, 3, 4), 2),
-                                                     with_k(backward_case(rng, 3, 7, 2, 3), 3)], "gradients")
+    def build(rng):
+        second = with_k(backward_case(rng, 3, 7, 2, 3), 3)
+        by_keyword = Case(second.args[:5], {"k": 3}, label=second.label + " (k by keyword)")
+        return [with_k(backward_case(rng, 2, 6, 3, 4), 2), by_keyword]
+    ctx.check_reference("reference", F, build, "gradients")
 
 
 @check("truncation", "chunk_boundary")
@@ -65,3 +68,10 @@ def initial_state(ctx):
 @check("truncation", "inputs_unchanged")
 def inputs_unchanged(ctx):
     ctx.check_unchanged(F, ctx.cached("unchanged", lambda rng: with_k(backward_case(rng, 2, 5, 3, 3, with_h0=True), 2)))
+
+
+@check("truncation", "no_state")
+def no_state(ctx):
+    a, b = ctx.cached("state", lambda rng: (with_k(backward_case(rng, 2, 5, 2, 3), 2),
+                                            with_k(backward_case(rng, 2, 5, 2, 3), 2)))
+    ctx.check_no_state(F, a, b, "gradients")

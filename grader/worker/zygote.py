@@ -280,6 +280,7 @@ class Harness:
     def __init__(self, reply_fd, capture_fd):
         self.reply_fd, self.capture_fd = reply_fd, capture_fd
         self.modules = {}
+        self.last_call = None
 
     def reply(self, message):
         flush_output()
@@ -334,6 +335,9 @@ class Harness:
             self.reply({"ok": False, "error": {"kind": "missing", "name": name}})
             return
         args, kwargs = list(request.get("args", [])), dict(request.get("kwargs", {}))
+        if request.get("reuse_args") and self.last_call is not None:
+            args, kwargs = reuse(self.last_call, args, kwargs)
+        self.last_call = (args, kwargs)
         start = time.perf_counter()
         try:
             value = func(*args, **kwargs)
@@ -341,11 +345,56 @@ class Harness:
             self.reply({"ok": False, "error": describe_exception(exc, os.getcwd())})
             return
         elapsed = time.perf_counter() - start
-        message = {"ok": True, "value": value, "elapsed": elapsed, "type": type_name(value)}
+        message = {"ok": True, "value": value, "elapsed": elapsed, "type": type_name(value),
+                   "aliases": aliases(value, args, kwargs)}
         if request.get("return_args"):
             message["args_after"] = args
             message["kwargs_after"] = kwargs
         self.reply(message)
+
+
+def reuse(previous, args, kwargs):
+    """The previous call's argument objects, refilled in place with the new values.
+
+    A function that caches on id() or on shapes then sees the very same objects
+    again with other numbers, and must still give the new answer."""
+    old_args, old_kwargs = previous
+
+    def refill(old, new):
+        if (type(old) is numpy.ndarray and type(new) is numpy.ndarray and old.shape == new.shape
+                and old.dtype == new.dtype and old.flags.writeable):
+            numpy.copyto(old, new)
+            return old
+        if type(old) is dict and type(new) is dict and old.keys() == new.keys():
+            for key in new:
+                old[key] = refill(old[key], new[key])
+            return old
+        return new
+
+    if len(old_args) == len(args):
+        args = [refill(o, n) for o, n in zip(old_args, args)]
+    kwargs = {k: refill(old_kwargs[k], v) if k in old_kwargs else v for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def aliases(value, args, kwargs):
+    """Which parts of the result are argument objects themselves (not copies)."""
+    inputs = {}
+    for i, arg in enumerate(args):
+        inputs[id(arg)] = f"argument {i + 1}"
+        if type(arg) is dict:
+            for key, item in arg.items():
+                inputs.setdefault(id(item), f"argument {i + 1}[{key!r}]")
+    for key, arg in kwargs.items():
+        inputs[id(arg)] = f"argument {key}"
+    found = []
+    parts = [("result", value)]
+    if type(value) in (tuple, list):
+        parts += [(f"result[{i}]", item) for i, item in enumerate(value[:8])]
+    for where, part in parts:
+        if id(part) in inputs and not isinstance(part, (int, float, str, bool, type(None))):
+            found.append([where, inputs[id(part)]])
+    return found
 
 
 def type_name(value):
