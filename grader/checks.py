@@ -84,6 +84,7 @@ class Context:
         self.rtol, self.atol = exercise.rtol, exercise.atol
         self.calls: list[RecordedCall] = []
         self.last = None   # the CallResult of the latest successful call
+        self.current = ""  # the function the latest call went to
         self._describe_line = describe_line or (lambda module, line: f"{module}.py, line {line}")
 
     # ------------------------------------------------------------ inputs and expected values
@@ -121,6 +122,7 @@ class Context:
 
         ``reuse``: the worker passes the previous call's argument objects, refilled
         with this case's values (catches caches keyed on id() or on shapes)."""
+        self.current = func
         try:
             result = self.student.call(func, *case.args, return_args=True, reuse_args=reuse, **case.kwargs)
         except StudentError as exc:

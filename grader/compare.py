@@ -121,7 +121,7 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
         return None
     index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, np.nan_to_num(err, nan=np.inf), -1.0)), e.shape))
     with np.errstate(all="ignore"):
-        rel = err[index] / max(abs(e[index]), 1e-300)
+        rel = fmt(err[index] / abs(e[index])) if abs(e[index]) > 1e-12 else "-"
     return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,
                                    "index": index, "expected": fmt(e[index]), "got": fmt(g[index]),
-                                   "abs_err": fmt(err[index]), "rel_err": fmt(rel)})
+                                   "abs_err": fmt(err[index]), "rel_err": rel})

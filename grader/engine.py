@@ -14,6 +14,7 @@ import time
 import yaml
 
 from grader.checks import Context, Fail, import_error_message
+from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
@@ -36,13 +37,14 @@ class Grader:
     """Grades submissions against one course; reusable across many submissions."""
 
     def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
-                 isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT):
+                 isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True):
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root])
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = registry()
         self.time_limit = time_limit
+        self.counterexamples = counterexamples
 
     @property
     def isolation(self) -> str:
@@ -90,11 +92,25 @@ class Grader:
             return self._import_failed(exercise, submission, error, student.output)
         ctx = Context(self.runtime, exercise, student, submission.describe_line)
         checks = [self._run_check(ctx, spec) for spec in exercise.checks]
+        if self.counterexamples:
+            self._add_counterexamples(ctx, checks)
         student.close()
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint)
                      for m in self.diagnoser.diagnose(exercise, ctx.calls)]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
                               output="".join(student.output))
+
+    def _add_counterexamples(self, ctx: Context, checks: list[CheckResult]):
+        """For the first failing visible check of each function, the smallest failing input."""
+        searched = set()
+        for result in checks:
+            func = result.func
+            if result.passed or result.hidden or not func or func in searched:
+                continue
+            searched.add(func)
+            found = search_counterexample(ctx, func)
+            if found is not None:
+                result.counterexample = found.message()
 
     def _import_failed(self, exercise, submission, error, output=()):
         key, params = import_error_message(error, exercise.file, submission.describe_line)
@@ -110,6 +126,7 @@ class Grader:
             implementation(ctx)
         except Fail as failure:
             result.message = failure.message
+            result.func = ctx.current
             return result
         except Exception as exc:  # noqa: BLE001 -- odd student values must not stop the grader
             if STRICT:

@@ -27,10 +27,15 @@ class CheckResult:
     hint: dict = field(default_factory=dict)
     hidden: bool = False
     internal: str | None = None        # set when the check itself broke (a grader bug)
+    counterexample: Message | None = None   # the smallest failing input found (visible checks only)
+    func: str = ""                          # the student function the check was calling when it failed
 
     def to_json(self, lang: str) -> dict:
-        return {"name": self.name, "passed": self.passed, "score": _number(self.score),
+        data = {"name": self.name, "passed": self.passed, "score": _number(self.score),
                 "max_score": _number(self.max_score), "message": self.rendered(lang)}
+        if self.counterexample is not None and not self.hidden:
+            data["counterexample"] = self.counterexample.render(lang)
+        return data
 
     def rendered(self, lang: str) -> str:
         if self.passed:

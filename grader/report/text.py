@@ -76,6 +76,9 @@ def write_check(console: Console, check, lang: str, show_message: bool = True) -
         message = check.rendered(lang)
         if message:
             console.print(Text(f"      {message}"))
+        if check.counterexample is not None and not check.hidden:
+            for row in check.counterexample.render(lang).splitlines():
+                console.print(Text(f"      {row}", style="cyan"))
         hint = text(check.hint, lang)
         if hint and not check.hidden:
             console.print(Text(f"      {_msg('report.hint', lang)}: {hint}", style="yellow"))

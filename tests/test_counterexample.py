@@ -1,0 +1,74 @@
+"""Minimal counterexamples: small, readable, found by shrinking, never for hidden checks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conftest import copy_reference
+from grader.counterexample import format_call, format_value
+from grader.checks import Case
+
+MISTAKES = "solutions/mistakes"
+
+
+def with_mistake(tmp_path, exercise, name):
+    from conftest import ROOT
+    from grader.course import bundled_course_root, load_course
+
+    course = load_course(bundled_course_root())
+    folder = copy_reference(tmp_path / name)
+    target = folder / course.exercises[exercise].file
+    target.write_text(target.read_text() + "\n\n" + (ROOT / MISTAKES / exercise / f"{name}.py").read_text())
+    return folder
+
+
+def visible_counterexamples(result):
+    return [(e.id, c.name, c.counterexample.render("en")) for e in result.exercises for c in e.checks
+            if c.counterexample is not None]
+
+
+def test_missing_bias_shrinks_to_the_bias_alone(grade, tmp_path):
+    result = grade(with_mistake(tmp_path, "step", "missing_bias"), ["step"])
+    found = visible_counterexamples(result)
+    assert len(found) == 1                                   # once per function, not per check
+    text = found[0][2]
+    assert "rnn_step(x_t=[[0.]], h_prev=[[0.]], W_x=[[0.]], W_h=[[0.]], b=[1.])" in text
+    assert "expected 0.761594, got 0" in text
+    zh = next(c for c in result.exercises[0].checks if c.counterexample).counterexample.render("zh")
+    assert "找到的出错最小输入" in zh
+
+
+def test_padding_state_counterexample_has_a_short_row(grade, tmp_path):
+    result = grade(with_mistake(tmp_path, "masking", "padding_state"), ["masking"])
+    found = [f for f in visible_counterexamples(result) if "rnn_forward_masked(" in f[2]]
+    assert found, visible_counterexamples(result)
+    call = found[0][2].splitlines()[0]
+    lengths = call.split("lengths=")[1].split("]")[0]
+    X = call.split("X=")[1].split(", lengths")[0]
+    assert X.count("[") <= 6                                 # a tiny batch
+    assert lengths.strip("[") in ("0", "1", "0, 1", "1, 0")  # a row shorter than T
+
+
+def test_no_counterexample_for_correct_code_or_hidden_checks(grade, tmp_path):
+    assert visible_counterexamples(grade(copy_reference(tmp_path / "ref"), ["step", "masking"])) == []
+    result = grade(with_mistake(tmp_path, "step", "keeps_state"), ["step"])
+    for exercise in result.exercises:
+        for check in exercise.checks:
+            if check.hidden:
+                assert check.counterexample is None
+                assert "counterexample" not in check.to_json("en")
+
+
+def test_json_carries_the_counterexample(grade, tmp_path):
+    result = grade(with_mistake(tmp_path, "readout", "reads_last_position"), ["readout"])
+    checks = [c.to_json("en") for c in result.exercises[0].checks]
+    with_cx = [c for c in checks if "counterexample" in c]
+    assert with_cx and all(not c["passed"] for c in with_cx)
+    assert with_cx[0]["counterexample"].startswith("Smallest input found where it goes wrong: many_to_one_probs(")
+
+
+def test_formatting_small_and_large_values():
+    assert format_value(np.array([[0.0, 1.0]])) == "[[0., 1.]]"
+    assert format_value(np.zeros((5, 5))) == "<array of shape (5, 5)>"
+    case = Case((np.array([2, 0]), 3), {"axis": 0})
+    assert format_call("sequence_mask", case) == "sequence_mask(lengths=[2, 0], T=3, axis=0)"
