@@ -55,7 +55,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
     ids = [e.id for e in exercises]
     failed_by: dict[tuple[str, str], list[str]] = {(e.id, c.id): [] for e in exercises for c in e.checks}
 
-    with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course) as grader:
+    with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course, counterexamples=False) as grader:
         tmp = Path(tmp)
 
         def grade(folder: Path, which):

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from conftest import copy_reference
 from grader.counterexample import format_call, format_value
 from grader.checks import Case
 
 MISTAKES = "solutions/mistakes"
+
+
+@pytest.fixture(autouse=True)
+def searching(grader):
+    grader.counterexamples = True
+    yield
+    grader.counterexamples = False
 
 
 def with_mistake(tmp_path, exercise, name):

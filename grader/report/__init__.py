@@ -10,13 +10,22 @@ import os
 import tempfile
 from pathlib import Path
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "junit", "gradescope", "markdown")
 
 
 def render(result, fmt: str, lang: str, color: bool = False) -> str:
     if fmt == "json":
         from grader.report.json_report import render_json
         return render_json(result, lang)
+    if fmt == "markdown":
+        from grader.report.markdown import render_markdown
+        return render_markdown(result, lang)
+    if fmt == "junit":
+        from grader.report.junit import render_junit
+        return render_junit(result, lang)
+    if fmt == "gradescope":
+        from grader.report.gradescope import render_gradescope
+        return render_gradescope(result, lang)
     from grader.report.text import render_text
     return render_text(result, lang, color=color)
 
