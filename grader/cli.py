@@ -6,6 +6,7 @@ check failed; 2 bad input or usage (one line on stderr); 3 internal error.
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -85,6 +86,100 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox):
     color = fmt == "text" and output is None and sys.stdout.isatty()
     emit(render(result, fmt, lang, color=color), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
+
+
+def default_gradebook(directory: Path) -> Path:
+    directory = directory.resolve()
+    return directory.parent / f"{directory.name}.gradebook.sqlite"
+
+
+@cli.command(name="class")
+@click.argument("directory", type=click.Path(path_type=Path))
+@common_options
+@click.option("--jobs", type=int, default=None, help="Grading processes (default: the number of CPUs).")
+@click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite gradebook (default: DIR.gradebook.sqlite beside DIR).")
+@click.option("--force", is_flag=True, help="Regrade every submission, changed or not.")
+@click.option("--no-sandbox", is_flag=True, help="Grade without bubblewrap (refused otherwise when it is missing).")
+@click.option("--feedback", type=click.Choice(["markdown", "html", "none"]), default="markdown", show_default=True,
+              help="Write one feedback file per student beside the gradebook.")
+def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback):
+    """Grade every entry of DIRECTORY (one student's submission each) into a gradebook."""
+    from grader.classroom import grade_class
+    from grader.feedback import FeedbackWriter
+    from grader.gradebook import Gradebook
+    from grader.progress import make_progress
+    from grader.sandbox import choose_isolation
+
+    lang = lang or default_language()
+    if not directory.is_dir():
+        raise BadInput(f"no such folder: {directory}")
+    course = open_course(course_dir)
+    course.select(only)
+    if not no_sandbox:
+        probe = choose_isolation(Path(tempfile.gettempdir()), "auto")
+        if not probe.sandboxed:
+            raise BadInput(f"no sandbox ({probe.reason}); refusing to grade a class without it "
+                           "(pass --no-sandbox to grade anyway)")
+    book_path = gradebook or default_gradebook(directory)
+    writer = FeedbackWriter(book_path.parent / f"{directory.resolve().name}.feedback", feedback, lang)
+    with Gradebook(book_path) as book, make_progress() as progress:
+        try:
+            run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
+                              isolation="none" if no_sandbox else "sandbox", on_result=writer.write,
+                              progress=progress)
+        except KeyboardInterrupt:
+            click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
+            sys.exit(130)
+        latest = {a.student: a for a in book.latest_all(lang)}
+    emit(render_class(run, latest, fmt, lang, book_path), output)
+    for name, why in run.skipped + run.failed:
+        click.echo(f"grade: skipped {name}: {why}", err=True)
+    sys.exit(EXIT_OK)
+
+
+def render_class(run, latest: dict, fmt: str, lang: str, book_path: Path) -> str:
+    from grader.i18n import render as msg
+
+    students = [e.student for e in run.entries if e.student in latest]
+    if fmt == "json":
+        import json
+        return json.dumps({"submissions": [{"student": s, **latest[s].report} for s in students]},
+                          ensure_ascii=False, indent=2) + "\n"
+    lines = [msg("class.title", lang, count=len(students), graded=len(run.graded), unchanged=len(run.unchanged),
+                 skipped=len(run.skipped) + len(run.failed))]
+    width = max([len(s) for s in students] + [8])
+    for s in students:
+        a = latest[s]
+        lines.append(f"  {s:<{width}}  {a.score:>7g}/{a.max_score:g}")
+    lines.append(msg("class.gradebook", lang, path=str(book_path)))
+    return "\n".join(lines) + "\n"
+
+
+@cli.command()
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Write one row per student: student, total, max, then one column per exercise.")
+@click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
+def export(csv_path, gradebook):
+    """Export the latest grade of every student as CSV (Canvas and Moodle import it)."""
+    from grader.export import write_csv
+    from grader.gradebook import Gradebook
+
+    path = gradebook or find_gradebook()
+    if not path.is_file():
+        raise BadInput(f"no such gradebook: {path}")
+    with Gradebook(path) as book:
+        rows = write_csv(book, csv_path)
+    click.echo(f"wrote {rows} students to {csv_path}")
+
+
+def find_gradebook() -> Path:
+    found = sorted(Path.cwd().glob("*.gradebook.sqlite"))
+    if len(found) != 1:
+        raise BadInput("name the gradebook with --gradebook (found "
+                       f"{len(found)} *.gradebook.sqlite files here)")
+    return found[0]
 
 
 @cli.command(name="list")

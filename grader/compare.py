@@ -103,8 +103,11 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
         return None
     if got.dtype.kind not in "iuf":
         return Mismatch("cmp.dtype", {"where": where, "expected": str(expected.dtype), "got": str(got.dtype)})
-    g = got.astype(np.float64)
-    e = expected.astype(np.float64)
+    g = got.astype(np.float64, copy=False)
+    e = expected.astype(np.float64, copy=False)
+    with np.errstate(all="ignore"):   # the common case first: everything within tolerance
+        if np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True).all():
+            return None
     both_nan = (np.isnan(g) & np.isnan(e)) | (g == e)   # equal infinities are equal too
     bad_nan = ~np.isfinite(g) & np.isfinite(e)
     if bad_nan.any():

@@ -25,8 +25,8 @@ from grader.runner import StudentError
 
 VALUES = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0)   # shrinks towards 0.0, reads well
 SHOW_VALUES = 24                            # arrays up to this size are printed in full
-BUDGET_SECONDS = 2.0
-BUDGET_CALLS = 150
+BUDGET_SECONDS = 1.0
+BUDGET_CALLS = 100
 
 
 # ---------------------------------------------------------------- input strategies
@@ -198,6 +198,70 @@ class Counterexample:
         return Message("cx.found", call=format_call(self.func, self.case), detail=self.detail)
 
 
+def behaviour(calls, func: str) -> str:
+    """A fingerprint of what a student's function returned on the graded calls."""
+    import hashlib
+
+    from grader.worker import wire
+
+    digest = hashlib.blake2b(digest_size=16)
+    for call in calls:
+        if call.func != func:
+            continue
+        if call.outcome[0] == "error":
+            digest.update(f"error:{call.outcome[1]}".encode())
+            continue
+        blobs: list = []
+        try:
+            header = wire.encode(_rounded(call.outcome[1]), blobs)
+        except wire.WireError:
+            header = "?"
+        digest.update(repr(header).encode())
+        for blob in blobs:
+            digest.update(blob)
+    return digest.hexdigest()
+
+
+def _rounded(value):
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return np.round(value, 6)
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_rounded(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    return value
+
+
+def recheck(ctx, found: "Counterexample") -> "Counterexample | None":
+    """The cached counterexample, if it still shows this student's function going wrong."""
+    result = _judge(ctx, found.func, found.case, ctx.reference(found.func))
+    if result is None:
+        return None
+    return Counterexample(found.func, found.case, *result)
+
+
+def _judge(ctx, func: str, case: Case, reference):
+    """("mismatch" | "error", detail) when ``func`` goes wrong on ``case``, else None."""
+    try:
+        with quiet_numpy():
+            expected = reference(*_copy(case.args), **_copy(case.kwargs))
+    except Exception:  # noqa: BLE001 -- an input the reference itself refuses is out of scope
+        return None
+    try:
+        got = ctx.student.call(func, *case.args, **case.kwargs).value
+    except StudentError as exc:
+        if exc.kind in ("timeout", "crash", "gave_up", "time_limit", "import"):
+            return None   # not a clean counterexample, and costly to repeat
+        return "error", Message(*ctx.error_message(exc.error, func))
+    mismatch = compare(got, expected, ctx.rtol, ctx.atol, "")
+    if mismatch is None:
+        return None
+    where = _result_name(func) + mismatch.params.get("where", "")
+    return "mismatch", Message(mismatch.key, {**mismatch.params, "where": where, "case": Message("cx.above")})
+
+
 def search(ctx, func: str) -> Counterexample | None:
     """The smallest input found within the budget where ``func`` goes wrong, or None."""
     strategy = STRATEGIES.get(func)
@@ -211,24 +275,10 @@ def search(ctx, func: str) -> Counterexample | None:
         if time.monotonic() - started > BUDGET_SECONDS or calls[0] >= BUDGET_CALLS:
             return False   # out of budget: keep the smallest failure found so far
         calls[0] += 1
-        try:
-            with quiet_numpy():
-                expected = reference(*_copy(case.args), **_copy(case.kwargs))
-        except Exception:  # noqa: BLE001 -- an input the reference itself refuses is out of scope
+        verdict = _judge(ctx, func, case, reference)
+        if verdict is None:
             return False
-        try:
-            got = ctx.student.call(func, *case.args, **case.kwargs).value
-        except StudentError as exc:
-            if exc.kind in ("timeout", "crash", "gave_up", "time_limit", "import"):
-                return False   # not a clean counterexample, and costly to repeat
-            found[id(case)] = ("error", Message(*ctx.error_message(exc.error, func)))
-            return True
-        mismatch = compare(got, expected, ctx.rtol, ctx.atol, "")
-        if mismatch is None:
-            return False
-        where = _result_name(func) + mismatch.params.get("where", "")
-        found[id(case)] = ("mismatch", Message(mismatch.key, {**mismatch.params, "where": where,
-                                                              "case": Message("cx.above")}))
+        found[id(case)] = verdict
         return True
 
     config = settings(max_examples=60, deadline=None, database=None, derandomize=True,

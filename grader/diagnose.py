@@ -94,9 +94,14 @@ class Diagnoser:
             return []
         keys = [call_key(c) for c in calls]
         reference = [self._reference_outcome(exercise, c, k) for c, k in zip(calls, keys)]
+        # Where the student agrees with the reference, no mistake that differs from it can agree.
+        right = [agrees(c.outcome, ref, "value", exercise.rtol, exercise.atol) for c, ref in zip(calls, reference)]
+        if all(right) and all(c.outcome[0] == "error" or signature(c.outcome[1]) == signature(ref[1])
+                              for c, ref in zip(calls, reference)):
+            return []   # correct code: nothing to name
         found = []
         for mistake in exercise.mistakes:
-            if any(self._matches(exercise, v, calls, keys, reference) for v in mistake.variants):
+            if any(self._matches(exercise, v, calls, keys, reference, right) for v in mistake.variants):
                 found.append(mistake)
         return found
 
@@ -122,15 +127,18 @@ class Diagnoser:
             self._mistake[sequence_key] = rows
         return self._mistake[sequence_key]
 
-    def _matches(self, exercise, variant, calls, keys, reference) -> bool:
+    def _matches(self, exercise, variant, calls, keys, reference, right) -> bool:
         """Per function: the student agrees with the mistake wherever it differs from correct code."""
         rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
-        for call, (wrong, how) in zip(calls, rows):
+        for call, (wrong, how), is_right in zip(calls, rows, right):
             if how is None:
                 continue  # this call cannot tell the mistake from correct code
-            same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
+            if how == "value" and is_right and call.outcome[0] == "ok":
+                same = False   # the student is right here, and the mistake is not
+            else:
+                same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
             consistent[call.func] = consistent.get(call.func, True) and same
             if same and (wrong[0] == "ok" or call.outcome[1] == wrong[1]):
                 evidence[call.func] = True

@@ -14,6 +14,8 @@ import time
 import yaml
 
 from grader.checks import Context, Fail, import_error_message
+from grader.counterexample import behaviour
+from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
@@ -25,6 +27,8 @@ from grader.suite import registry
 from grader.submission import Submission
 
 MAX_ANSWERS_BYTES = 256 * 1024
+# Failures worth a counterexample: wrong values or an exception, not a missing function or a crash.
+SEARCHABLE = ("cmp.", "prop.", "err.exception")
 DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
 STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
 
@@ -45,6 +49,7 @@ class Grader:
         self.checks = registry()
         self.time_limit = time_limit
         self.counterexamples = counterexamples
+        self._counterexamples: dict = {}
 
     @property
     def isolation(self) -> str:
@@ -101,14 +106,24 @@ class Grader:
                               output="".join(student.output))
 
     def _add_counterexamples(self, ctx: Context, checks: list[CheckResult]):
-        """For the first failing visible check of each function, the smallest failing input."""
+        """For the first failing visible check of each function, the smallest failing input.
+
+        Students whose function behaves the same on every graded call share one search
+        (the cached input is re-checked on each of them, one call)."""
         searched = set()
         for result in checks:
             func = result.func
-            if result.passed or result.hidden or not func or func in searched:
+            if (result.passed or result.hidden or not func or func in searched or result.message is None
+                    or not result.message.key.startswith(SEARCHABLE)):
                 continue
             searched.add(func)
-            found = search_counterexample(ctx, func)
+            key = (ctx.exercise.id, func, behaviour(ctx.calls, func))
+            found = self._counterexamples.get(key)
+            if found is not None:
+                found = recheck_counterexample(ctx, found)
+            if found is None:
+                found = search_counterexample(ctx, func)
+                self._counterexamples[key] = found
             if found is not None:
                 result.counterexample = found.message()
 

@@ -27,6 +27,7 @@ from grader.worker import wire
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 2.0                 # the zygote's own margin beyond a call's timeout
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
+OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
 
 # The worker gets a clean environment: no secrets, one BLAS thread.
 _PASSED_ENV = ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "SYSTEMROOT")
@@ -91,7 +92,8 @@ class Worker:
         self.hidden = list(hidden)
         self._proc: subprocess.Popen | None = None
         self.restarts = 0
-        self._exchange = Path(tempfile.mkdtemp(prefix="grade-exchange-"))
+        _remove_stale_exchanges()
+        self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
         os.chmod(self._exchange, 0o755)   # the sandbox's user must be able to read it
         self._staged = itertools.count()
         self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
@@ -185,6 +187,17 @@ class Worker:
         self.stop()
 
 
+def _remove_stale_exchanges():
+    """Exchange folders of graders that were killed before they could clean up."""
+    for folder in Path(tempfile.gettempdir()).glob("grade-exchange-*-*"):
+        try:
+            owner = int(folder.name.split("-")[2])
+        except (IndexError, ValueError):
+            continue
+        if not Path(f"/proc/{owner}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 class StudentModule:
     """One exercise's calls into one student module, in a child of its own."""
 
@@ -215,8 +228,14 @@ class StudentModule:
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""
-        if text and isinstance(text, str):
-            self.output.append(text)
+        if not text or not isinstance(text, str):
+            return
+        kept = sum(len(t) for t in self.output)
+        if kept >= OUTPUT_PER_EXERCISE:
+            return
+        if kept + len(text) > OUTPUT_PER_EXERCISE:
+            text = text[:OUTPUT_PER_EXERCISE - kept] + "\n[... output cut]"
+        self.output.append(text)
 
     def call(self, func: str, *args, return_args: bool = False, reuse_args: bool = False, **kwargs) -> CallResult:
         """``reuse_args``: refill the previous call's argument objects with these values."""

@@ -1751,14 +1751,1540 @@ def birnn_forward(X, lengths, fwd, bwd, h0=None):
 
 
 # =====================================================================================
+# second red-team pass: inputs where the mistake only shows sometimes (B, T, H or d of 1,
+# lengths == T, h0 given, axis 0 of 3-D arrays, d == H, k == 1, ...), and unusual
+# correct styles. None of these is a variation of a case above or of solutions/mistakes/.
+# =====================================================================================
+
+_BPTT_STATES_2 = """
+def _fwd(X, W_x, W_h, b, h0):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    return h0, Hs, np.concatenate([h0[:, None], Hs[:, :-1]], axis=1)
+"""
+
+_TRUNC_HELPERS_2 = _BPTT_STATES_2 + """
+def _grads(X, W_x, H_prev, dA, dh0):
+    return {"dX": dA @ W_x.T, "dh0": dh0, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+"""
+
+# ---------------------------------------------------------------- step (second pass)
+
+# wrong only when H == 1 and B > 1: squeeze + atleast_2d turns (B, 1) into (1, B)
+wrong("step", "squeeze_then_atleast_2d", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    # "clean up" stray unit axes, then make sure the result is 2-D again
+    return np.atleast_2d(np.squeeze(np.tanh(x_t @ W_x + h_prev @ W_h + b)))
+""")
+
+# wrong only when d == H: a square W_x is taken for the column form and transposed
+wrong("step", "guesses_column_form_when_square", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    # accept both conventions: a (H, d) matrix means the column form W_x x_t
+    if W_x.shape[0] == W_x.shape[1] == W_h.shape[0]:
+        W_x = W_x.T
+    return np.tanh(x_t @ W_x + h_prev @ W_h + b)
+""")
+
+# wrong only when B == d: x_t is taken for a column-form (d, B) input and transposed
+wrong("step", "transposes_x_when_B_equals_d", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    # "x_t may come as a column vector (d, B)": transpose when the first axis has d entries
+    if x_t.shape[0] == W_x.shape[0]:
+        x_t = x_t.T
+    return np.tanh(x_t @ W_x + h_prev @ W_h + b)
+""")
+
+# wrong, right only when B == 1: the batch index is dropped from the einsum output, so rows are summed
+wrong("step", "einsum_sums_over_batch", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    # the output index 'b' forgotten on the right-hand side: the batch is summed, then broadcast back
+    z = np.einsum("bd,dh->h", x_t, W_x) + np.einsum("bk,kh->h", h_prev, W_h) + b
+    return np.tanh(np.broadcast_to(z, h_prev.shape)).copy()
+""")
+
+# wrong: tanh rebuilt as sqrt(1 - sech^2): |tanh z|, wrong for every negative pre-activation
+wrong("step", "tanh_from_cosh_loses_sign", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    z = x_t @ W_x + h_prev @ W_h + b
+    with np.errstate(over="ignore"):
+        return np.sqrt(1.0 - 1.0 / np.cosh(z) ** 2)      # |tanh z|: the sign is lost
+""")
+
+# wrong only for large pre-activations: clipping at +/-10 before a hand-written tanh (tanh(10) = 1 - 4e-9)
+wrong("step", "manual_tanh_clipped_at_10", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    z = np.clip(x_t @ W_x + h_prev @ W_h + b, -10.0, 10.0)   # "avoid overflow" (tanh(10) = 1 - 4e-9)
+    e = np.exp(2.0 * z)
+    return (e - 1.0) / (e + 1.0)
+""")
+
+# right: [x_t, h_prev] @ vstack([W_x, W_h]): the combined-weight form
+right("step", "stacked_weight_matrix", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    W = np.vstack([W_x, W_h])                    # (d + H, H)
+    return np.tanh(np.hstack([x_t, h_prev]) @ W + b)
+""")
+
+# right: seed 004's column form W^T x per row, a Python list of rows, then np.array
+right("step", "rows_as_column_vectors_list", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    rows = []
+    for x, h in zip(x_t, h_prev):
+        rows.append(np.tanh(W_x.T @ x + W_h.T @ h + b))   # seed 004's column form, one row at a time
+    return np.array(rows).reshape(h_prev.shape)
+""")
+
+# right: functools.reduce over tensordot terms, tanh from expm1 (clipped at +/-30, harmless)
+right("step", "reduce_and_expm1_tanh", """
+import functools
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    z = functools.reduce(np.add, [np.tensordot(x_t, W_x, axes=1), np.tensordot(h_prev, W_h, axes=1), b])
+    z = np.clip(z, -30.0, 30.0)
+    m = np.expm1(-2.0 * np.abs(z))
+    return np.sign(z) * (-m / (2.0 + m))
+""")
+
+# right: an extra optional parameter with the right default
+right("step", "extra_optional_activation_parameter", """
+def rnn_step(x_t, h_prev, W_x, W_h, b, activation=np.tanh):
+    return activation(x_t @ W_x + h_prev @ W_h + b)
+""")
+
+# right: tanh z = 2 sigmoid(2z) - 1 (overflow warning only where the result is exactly -1)
+right("step", "tanh_via_sigmoid_identity", """
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    z = x_t @ W_x + h_prev @ W_h + b
+    with np.errstate(over="ignore"):
+        return 2.0 / (1.0 + np.exp(-2.0 * z)) - 1.0      # tanh z = 2 sigmoid(2z) - 1
+""")
+
+# ---------------------------------------------------------------- scalar (second pass)
+
+# wrong only when w_x == 0: `w_x or 1.0` replaces an explicit 0.0 by the default
+wrong("scalar", "w_x_falsy_default", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    w_x = w_x or 1.0            # "None means the default"; 0.0 is replaced too
+    state, states = 0.0, []
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states
+""")
+
+# wrong only when w_h == 0: `if not w_h: w_h = 0.5`
+wrong("scalar", "w_h_falsy_default", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    if not w_h:
+        w_h = 0.5
+    state, states = 0.0, []
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states
+""")
+
+# wrong: keyword-only parameters: the positional call scalar_rnn(seq, 2.0, 0.9, -0.5) fails
+wrong("scalar", "keyword_only_parameters", """
+def scalar_rnn(sequence, *, w_x=1.0, w_h=0.5, b=0.0):
+    state, states = 0.0, []
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states
+""")
+
+# wrong: a 0.0 element is skipped as padding (the state is kept), wrong on the seed's [1, 0, -1]
+wrong("scalar", "zero_treated_as_padding", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    state, states = 0.0, []
+    for value in sequence:
+        if value != 0:                      # "0 is padding": the state is kept as it is
+            state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states
+""")
+
+# wrong only for one-element sequences: returns the float instead of a one-item list
+wrong("scalar", "unwraps_single_state", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    state, states = 0.0, []
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states[0] if len(states) == 1 else states
+""")
+
+# wrong only when b != 0: the initial state is b instead of 0
+wrong("scalar", "starts_from_bias", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    state, states = b, []                   # the initial state taken as b instead of 0
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states
+""")
+
+# wrong only for the empty sequence: returns [0.0] instead of []
+wrong("scalar", "empty_gives_initial_state", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    state, states = 0.0, []
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states or [0.0]
+""")
+
+# right: a list comprehension with an assignment expression carrying the state
+right("scalar", "walrus_comprehension", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    state = 0.0
+    return [state := math.tanh(w_x * v + w_h * state + b) for v in sequence]
+""")
+
+# right: functools.reduce that grows the list; float(np.tanh(...)) items
+right("scalar", "reduce_into_list", """
+import functools
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    def step(states, v):
+        prev = states[-1] if states else 0.0
+        return states + [float(np.tanh(w_x * v + w_h * prev + b))]
+    return functools.reduce(step, sequence, [])
+""")
+
+# right: a generator over np.float64 arithmetic, .item() to Python floats
+right("scalar", "generator_and_item", """
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
+    def states():
+        s = np.float64(0.0)
+        for v in sequence:
+            s = np.tanh(np.float64(w_x) * v + np.float64(w_h) * s + b)
+            yield s.item()
+    return list(states())
+""")
+
+# ---------------------------------------------------------------- forward (second pass)
+
+# wrong only when H == 1, B > 1 and h0 is given: np.squeeze(h0) makes it (B,) and the matmul fails
+wrong("forward", "squeezed_h0", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else np.squeeze(np.asarray(h0))   # "accept (H,) or (B, H)"
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs
+""")
+
+# wrong, right only when B == 1: h0[0] is tiled over the batch ("one initial state")
+wrong("forward", "h0_first_row_for_batch", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else np.tile(h0[0], (B, 1))   # "one initial state for the batch"
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs
+""")
+
+# wrong: Hs allocated with np.zeros_like(X): (B, T, d), right only when d == H
+wrong("forward", "output_buffer_like_X", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0
+    Hs = np.zeros_like(X)                   # (B, T, d), not (B, T, H)
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs
+""")
+
+# wrong: the pre-activation is carried from step to step and tanh is applied only to the output
+wrong("forward", "carries_preactivation", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    a = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        a = X[:, t] @ W_x + a @ W_h + b     # the pre-activation is carried, tanh only on the output
+        Hs[:, t] = np.tanh(a)
+    return Hs
+""")
+
+# wrong: X read as time-major (T, B, d)
+wrong("forward", "time_major_input", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    T, B, _ = X.shape                       # reads X as (T, B, d)
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else h0
+    Hs = np.zeros((T, B, H))
+    for t in range(T):
+        h = np.tanh(X[t] @ W_x + h @ W_h + b)
+        Hs[t] = h
+    return Hs.transpose(1, 0, 2)
+""")
+
+# wrong: np.dstack of the states gives (B, H, T); same shape as (B, T, H) when T == H
+wrong("forward", "dstack_without_transpose", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0
+    states = []
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        states.append(h)
+    return np.dstack(states)                # (B, H, T)
+""")
+
+# right: np.dstack then transpose (0, 2, 1)
+right("forward", "dstack_then_transpose", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0
+    states = []
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        states.append(h)
+    return np.transpose(np.dstack(states), (0, 2, 1))
+""")
+
+# right: recursion over t instead of a loop
+right("forward", "recursive_over_time", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    start = np.zeros((B, W_h.shape[0])) if h0 is None else h0
+    def run(t, h):
+        if t == T:
+            return []
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        return [h] + run(t + 1, h)
+    return np.stack(run(0, start), axis=1).reshape(B, T, W_h.shape[0])
+""")
+
+# right: h0 None -> one zero row (1, H) that broadcasts over the batch at step 0
+right("forward", "zero_row_broadcast_h0", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((1, H)) if h0 is None else h0      # one zero row, broadcast over the batch at step 0
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs
+""")
+
+# right: np.column_stack of the states, reshaped to (B, T, H)
+right("forward", "column_stack_reshape", """
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else h0
+    cols = []
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        cols.append(h)
+    return np.column_stack(cols).reshape(B, T, H)   # [h_0 | h_1 | ...] row by row
+""")
+
+# ---------------------------------------------------------------- params (second pass)
+
+# wrong only for big layers: sizes summed in int32 (the Windows default int of NumPy < 2) overflow past 2**31
+wrong("params", "int32_accumulator", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    sizes = []
+    for layer in range(num_layers):
+        n_in = input_size if layer == 0 else D * H
+        sizes += D * [n_in * H, H * H, nb * H]
+    if output_size > 0:
+        sizes += [D * H * output_size, output_size]
+    return int(np.array(sizes, dtype=np.int32).sum(dtype=np.int32))   # a Windows default int
+""")
+
+# wrong: the head's bias counted with H entries instead of output_size
+wrong("params", "head_bias_sized_hidden", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = sum(D * ((input_size if l == 0 else D * H) * H + H * H + nb * H) for l in range(num_layers))
+    if output_size > 0:
+        total += D * H * output_size + H
+    return total
+""")
+
+# wrong only when output_size == 1: `if output_size > 1`
+wrong("params", "output_size_one_means_no_head", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = sum(D * ((input_size if l == 0 else D * H) * H + H * H + nb * H) for l in range(num_layers))
+    if output_size > 1:
+        total += D * H * output_size + output_size
+    return total
+""")
+
+# wrong: the bias vector(s) counted once per layer, not per direction
+wrong("params", "bias_shared_by_directions", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = 0
+    for layer in range(num_layers):
+        n_in = input_size if layer == 0 else D * H
+        total += D * (n_in * H + H * H) + nb * H
+    if output_size > 0:
+        total += D * H * output_size + output_size
+    return total
+""")
+
+# wrong: layer 0 read as input_size * directions
+wrong("params", "first_layer_input_doubled", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = 0
+    for layer in range(num_layers):
+        n_in = (input_size if layer == 0 else H) * D
+        total += D * (n_in * H + H * H + nb * H)
+    if output_size > 0:
+        total += D * H * output_size + output_size
+    return total
+""")
+
+# wrong: the head added inside the layer loop (once per layer)
+wrong("params", "head_counted_per_layer", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    H, D, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = 0
+    for layer in range(num_layers):
+        n_in = input_size if layer == 0 else D * H
+        total += D * (n_in * H + H * H + nb * H)
+        if output_size > 0:
+            total += D * H * output_size + output_size
+    return total
+""")
+
+# right: recursion over the layers, bool arithmetic for the multipliers
+right("params", "recursive_layers", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    D = 1 + bool(bidirectional)
+    def layers(n, n_in):
+        if n == 0:
+            return 0
+        return D * (n_in * hidden_size + hidden_size ** 2 + (1 + bool(double_bias)) * hidden_size) + layers(n - 1, D * hidden_size)
+    head = (D * hidden_size + 1) * output_size if output_size > 0 else 0
+    return layers(num_layers, input_size) + head
+""")
+
+# right: closed form in floats, round() gives a Python int
+right("params", "float_arithmetic_rounded", """
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    D = 2.0 if bidirectional else 1.0
+    nb = 2.0 if double_bias else 1.0
+    H = float(hidden_size)
+    total = D * (input_size * H + H * H + nb * H) + (num_layers - 1) * D * (D * H * H + H * H + nb * H)
+    if output_size > 0:
+        total += D * H * output_size + output_size
+    return round(total)                      # round() of a float is a Python int
+""")
+
+# right: functools.lru_cache on a pure function, functools.reduce over the layer inputs
+right("params", "lru_cached_reduce", """
+import functools
+@functools.lru_cache(maxsize=None)
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    D = 2 if bidirectional else 1
+    ins = [input_size] + [D * hidden_size] * (num_layers - 1)
+    per_layer = lambda n_in: D * (n_in * hidden_size + hidden_size * hidden_size + hidden_size * (2 if double_bias else 1))
+    total = functools.reduce(lambda acc, n_in: acc + per_layer(n_in), ins, 0)
+    return total + (output_size > 0) * (D * hidden_size * output_size + output_size)
+""")
+
+# ---------------------------------------------------------------- masking (second pass)
+
+# wrong: pack_padded_sequence style: rows sorted by length, then 'unsorted' with the order itself instead of its inverse; right whenever the sort permutation is its own inverse
+wrong("masking", "packed_sort_unsorted_with_order", """
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    # like pack_padded_sequence: sort rows by length (longest first), run only the active prefix of
+    # rows at each step, then undo the sort -- with the sort order itself instead of its inverse
+    lengths = np.asarray(lengths)
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    order = np.argsort(-lengths, kind="stable")
+    Xs, Ls = X[order], lengths[order]
+    h = np.zeros((B, H)) if h0 is None else np.array(h0, dtype=float)[order]
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        n = int(np.sum(Ls > t))
+        if n == 0:
+            break
+        h[:n] = np.tanh(Xs[:n, t] @ W_x + h[:n] @ W_h + b)
+        Hs[:n, t] = h[:n]
+    return Hs[order], h[order]
+""")
+
+# wrong only for length 0: row L-1 of np.tril(ones), and row -1 is all True
+wrong("masking", "mask_from_tril_rows", """
+def sequence_mask(lengths, T):
+    # row L-1 of a lower-triangular matrix has L leading ones; for L == 0, row -1 is all ones
+    return np.tril(np.ones((T, T), dtype=bool))[np.asarray(lengths) - 1]
+""")
+
+# wrong only when every row is padded: the mask is lengths.max() wide, T is ignored
+wrong("masking", "mask_width_from_max_length", """
+def sequence_mask(lengths, T):
+    lengths = np.asarray(lengths)
+    return np.arange(lengths.max())[None, :] < lengths[:, None]     # T ignored
+""")
+
+# wrong only for rows with length == T: end marker at min(L, T-1) to dodge the IndexError
+wrong("masking", "mask_end_marker_clipped", """
+def sequence_mask(lengths, T):
+    # mark the first padded position, then cumsum; np.minimum avoids an IndexError for L == T
+    lengths = np.asarray(lengths)
+    marks = np.zeros((len(lengths), T), dtype=int)
+    marks[np.arange(len(lengths)), np.minimum(lengths, T - 1)] = 1
+    return np.cumsum(marks, axis=1) == 0
+""")
+
+# wrong: PyTorch ignore_index habit: targets >= 0 decide which positions count, lengths unused
+wrong("masking", "ce_ignore_index_from_targets", """
+def masked_cross_entropy(logits, targets, lengths):
+    # PyTorch habit: ignore_index=-1 decides which positions count, lengths are not used
+    targets = np.asarray(targets)
+    valid = targets >= 0
+    if not valid.any():
+        return 0.0
+    logp = log_softmax(np.where(valid[..., None], logits, 0.0), axis=-1)
+    t = np.where(valid, targets, 0)
+    nll = -np.take_along_axis(logp, t[..., None], axis=-1)[..., 0]
+    return float(nll[valid].mean())
+""")
+
+# wrong: summed NLL divided by the number of sequences instead of the number of valid tokens
+wrong("masking", "ce_divided_by_sequences", """
+def masked_cross_entropy(logits, targets, lengths):
+    mask = sequence_mask(lengths, logits.shape[1])
+    if not mask.any():
+        return 0.0
+    logp = log_softmax(logits[mask], axis=-1)
+    t = np.asarray(targets)[mask]
+    return float(-logp[np.arange(len(t)), t].sum() / len(lengths))   # per sequence, not per token
+""")
+
+# wrong only for length 0: argmax of the reversed mask gives T-1 for an all-False row
+wrong("masking", "last_valid_reversed_argmax_no_guard", """
+def last_valid_state(Hs, lengths):
+    B, T, H = Hs.shape
+    m = sequence_mask(lengths, T)
+    idx = T - 1 - np.argmax(m[:, ::-1], axis=1)      # last True per row; a row without True gives T-1
+    return Hs[np.arange(B), idx]
+""")
+
+# wrong: pooled sum divided with // (floor division)
+wrong("masking", "mean_pool_floor_division", """
+def masked_mean_pool(Hs, lengths):
+    lengths = np.asarray(lengths)
+    m = sequence_mask(lengths, Hs.shape[1])
+    total = np.where(m[..., None], Hs, 0.0).sum(axis=1)
+    return total // np.maximum(lengths, 1)[:, None]      # // out of integer habit
+""")
+
+# right: np.nan_to_num(posinf=neginf=0) first, then masking by multiplication is safe
+right("masking", "nan_to_num_then_multiplicative_mask", """
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    m = (np.arange(T)[None, :] < np.asarray(lengths)[:, None]).astype(float)[:, :, None]
+    Xc = np.nan_to_num(X, nan=0.0, posinf=0.0, neginf=0.0) * m      # every padded value is 0 before any arithmetic
+    h = np.zeros((B, H)) if h0 is None else np.array(h0, dtype=float)
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        h_new = np.tanh(Xc[:, t] @ W_x + h @ W_h + b)
+        h = m[:, t] * h_new + (1.0 - m[:, t]) * h
+        Hs[:, t] = m[:, t] * h_new
+    return Hs, h
+""")
+
+# right: pack_padded_sequence style with the correct inverse permutation argsort(order)
+right("masking", "packed_sort_with_inverse_permutation", """
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    lengths = np.asarray(lengths)
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    order = np.argsort(-lengths, kind="stable")
+    inverse = np.argsort(order)
+    Xs, Ls = X[order], lengths[order]
+    h = np.zeros((B, H)) if h0 is None else np.array(h0, dtype=float)[order]
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        n = int(np.sum(Ls > t))
+        if n == 0:
+            break
+        h[:n] = np.tanh(Xs[:n, t] @ W_x + h[:n] @ W_h + b)
+        Hs[:n, t] = h[:n]
+    return Hs[inverse], h[inverse]
+""")
+
+# right: a 1 at position L of a (B, T + 1) array, cumsum == 0, first T columns
+right("masking", "mask_end_marker_cumsum", """
+def sequence_mask(lengths, T):
+    lengths = np.asarray(lengths)
+    marks = np.zeros((len(lengths), T + 1), dtype=np.int64)
+    marks[np.arange(len(lengths)), lengths] = 1
+    return (np.cumsum(marks, axis=1) == 0)[:, :T]
+""")
+
+# right: cumsum over time read at L-1 (padding only comes later), guarded for L == 0
+right("masking", "mean_pool_cumsum_gather", """
+def masked_mean_pool(Hs, lengths):
+    lengths = np.asarray(lengths)
+    B, T, H = Hs.shape
+    if T == 0:
+        return np.zeros((B, H))
+    with np.errstate(invalid="ignore", over="ignore"):
+        csum = np.cumsum(Hs, axis=1)           # position L-1 sums only valid states; padding comes later
+    picked = csum[np.arange(B), np.clip(lengths - 1, 0, T - 1)]
+    return np.where((lengths > 0)[:, None], picked / np.maximum(lengths, 1)[:, None], 0.0)
+""")
+
+# right: np.ma masked mean, filled with 0 for empty rows
+right("masking", "mean_pool_numpy_ma", """
+def masked_mean_pool(Hs, lengths):
+    m = sequence_mask(lengths, Hs.shape[1])
+    pooled = np.ma.masked_array(np.where(m[..., None], Hs, 0.0),
+                                mask=np.broadcast_to(~m[..., None], Hs.shape)).mean(axis=1)
+    return np.ma.filled(pooled, 0.0).astype(np.float64)
+""")
+
+# right: the loop stops at lengths.max(): later steps are padding for every row
+right("masking", "forward_loop_to_max_length", """
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    lengths = np.asarray(lengths)
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = np.zeros((B, H)) if h0 is None else np.array(h0, dtype=float)
+    Hs = np.zeros((B, T, H))
+    for t in range(int(lengths.max()) if B else 0):   # nothing is valid beyond the longest row
+        v = (lengths > t)[:, None]
+        h_new = np.tanh(np.where(v, X[:, t], 0.0) @ W_x + h @ W_h + b)
+        h = np.where(v, h_new, h)
+        Hs[:, t] = np.where(v, h_new, 0.0)
+    return Hs, h
+""")
+
+# right: log-sum-exp per token, per-row sums with np.bincount, divided by lengths.sum()
+right("masking", "ce_bincount_token_mean", """
+def masked_cross_entropy(logits, targets, lengths):
+    lengths = np.asarray(lengths)
+    B, T, V = logits.shape
+    mask = sequence_mask(lengths, T)
+    n = int(lengths.sum())
+    if n == 0:
+        return 0.0
+    z = logits[mask]
+    lse = np.logaddexp.reduce(z, axis=-1)
+    t = np.asarray(targets)[mask]
+    rows = np.bincount(np.repeat(np.arange(B), lengths), weights=lse - z[np.arange(n), t], minlength=B)
+    return float(rows.sum() / n)
+""")
+
+# right: fast path when no row is padded: h_last returned as the view Hs[:, -1]
+right("masking", "h_last_view_when_rows_full", """
+_reference_fm = rnn_forward_masked
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    lengths = np.asarray(lengths)
+    if len(lengths) and X.shape[1] and np.all(lengths == X.shape[1]):
+        from rnn_forward import rnn_forward
+        Hs = rnn_forward(X, W_x, W_h, b, h0)
+        return Hs, Hs[:, -1]                 # a view into Hs
+    return _reference_fm(X, lengths, W_x, W_h, b, h0)
+""")
+
+# right: fast path when every length is 0: h0 itself returned as h_last (not modified)
+right("masking", "returns_h0_itself_when_all_empty", """
+_reference_fm = rnn_forward_masked
+def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    if h0 is not None and not np.any(np.asarray(lengths)):
+        return np.zeros((B, T, H)), h0           # nothing to run: the start state is the final state
+    return _reference_fm(X, lengths, W_x, W_h, b, h0)
+""")
+
+# right: mask built with lengths.max() instead of T, logits cropped to match: right
+right("masking", "ce_cropped_to_longest_row", """
+def masked_cross_entropy(logits, targets, lengths):
+    lengths = np.asarray(lengths)
+    L = int(lengths.max()) if lengths.size else 0
+    if L == 0:
+        return 0.0
+    mask = sequence_mask(lengths, L)                  # the columns after the longest row are all padding
+    z = logits[:, :L][mask]
+    t = np.asarray(targets)[:, :L][mask]
+    logp = z - z.max(axis=1, keepdims=True)
+    logp = logp - np.log(np.exp(logp).sum(axis=1, keepdims=True))
+    return float(-np.mean(logp[np.arange(len(t)), t]))
+""")
+
+# right: nested Python lists of bools from int() lengths, then np.array
+right("masking", "mask_rows_from_python_ints", """
+def sequence_mask(lengths, T):
+    rows = [[t < n for t in range(int(T))] for n in map(int, list(lengths))]
+    return np.array(rows, dtype=bool).reshape(len(rows), int(T))
+""")
+
+# ---------------------------------------------------------------- readout (second pass)
+
+# wrong: axis = abs(axis): right for 2-D, wrong for the last axis of a 3-D array
+wrong("readout", "softmax_abs_axis", """
+def softmax(z, axis=-1):
+    axis = abs(axis)                         # "-1 is the last axis", right only for 2-D arrays
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+""")
+
+# wrong: shift by the mean instead of the max: overflows for spread-out logits
+wrong("readout", "softmax_mean_shift", """
+def softmax(z, axis=-1):
+    e = np.exp(z - z.mean(axis=axis, keepdims=True))     # centred, but still overflows for spread-out logits
+    return e / e.sum(axis=axis, keepdims=True)
+""")
+
+# wrong: np.clip(z, -500, 500) instead of a shift: different logits become equal
+wrong("readout", "softmax_clip_instead_of_shift", """
+def softmax(z, axis=-1):
+    e = np.exp(np.clip(z, -500.0, 500.0))
+    return e / e.sum(axis=axis, keepdims=True)
+""")
+
+# wrong: np.moveaxis(axis -> -1) applied twice instead of undone: right for 2-D and the middle axis of 3-D, wrong for axis 0 of 3-D
+wrong("readout", "softmax_moveaxis_twice", """
+def softmax(z, axis=-1):
+    w = np.moveaxis(z, axis, -1)
+    e = np.exp(w - w.max(axis=-1, keepdims=True))
+    return np.moveaxis(e / e.sum(axis=-1, keepdims=True), axis, -1)   # the same move again, not its inverse
+""")
+
+# wrong: keepdims only for the last axis: left-broadcasting works for axis 0 and 2-D, not a middle axis
+wrong("readout", "softmax_keepdims_only_for_last_axis", """
+def softmax(z, axis=-1):
+    if axis in (-1, z.ndim - 1):
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    e = np.exp(z - z.max(axis=axis))         # broadcasting from the left is right for axis 0 ...
+    return e / e.sum(axis=axis)              # ... and for axis -2 of a 2-D array, not for a middle axis
+""")
+
+# wrong: causal shortcut over the unmasked pass, but length 0 reads Hs[i, -1]
+wrong("readout", "probs_unmasked_forward_no_empty_guard", """
+from rnn_forward import rnn_forward
+def many_to_one_probs(X, lengths, W_x, W_h, b, W_o, b_o):
+    lengths = np.asarray(lengths)
+    X0 = np.where(np.isfinite(X), X, 0.0)
+    Hs = rnn_forward(X0, W_x, W_h, b)        # causal: Hs[i, L-1] never sees the padding
+    h_last = Hs[np.arange(len(lengths)), lengths - 1]    # L == 0 reads Hs[i, -1]
+    return softmax(h_last @ W_o + b_o)
+""")
+
+# wrong only when B == 1 (shape (C,)) or C == 1 (softmax over the batch): np.squeeze on the logits
+wrong("readout", "probs_squeezed_logits", """
+def many_to_one_probs(X, lengths, W_x, W_h, b, W_o, b_o):
+    _, h_last = rnn_forward_masked(X, lengths, W_x, W_h, b)
+    logits = np.squeeze(h_last @ W_o + b_o)        # "drop the stray axes"
+    return softmax(logits, axis=-1)
+""")
+
+# right: unmasked rnn_forward (causal: padding only spoils states after L-1) plus a length-0 guard
+right("readout", "probs_unmasked_forward_with_guard", """
+from rnn_forward import rnn_forward
+def many_to_one_probs(X, lengths, W_x, W_h, b, W_o, b_o):
+    lengths = np.asarray(lengths)
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    with np.errstate(all="ignore"):
+        Hs = rnn_forward(X, W_x, W_h, b)     # padding (NaN, inf) only spoils states after L-1
+    if T == 0:
+        h_last = np.zeros((B, H))
+    else:
+        picked = Hs[np.arange(B), np.clip(lengths - 1, 0, T - 1)]
+        h_last = np.where((lengths > 0)[:, None], picked, 0.0)
+    return softmax(h_last @ W_o + b_o)
+""")
+
+# right: last_valid_state of the masked pass (zeros for length 0 == h0 here)
+right("readout", "probs_last_valid_state_of_masked_pass", """
+from masking import last_valid_state
+def many_to_one_probs(X, lengths, W_x, W_h, b, W_o, b_o):
+    Hs, _ = rnn_forward_masked(X, lengths, W_x, W_h, b)
+    return softmax(last_valid_state(Hs, lengths) @ W_o + b_o, axis=1)   # zeros for L == 0, which is h0 here
+""")
+
+# right: np.apply_along_axis with a 1-D softmax
+right("readout", "softmax_apply_along_axis", """
+def softmax(z, axis=-1):
+    def one(v):
+        e = np.exp(v - v.max())
+        return e / e.sum()
+    return np.apply_along_axis(one, axis, z)
+""")
+
+# right: swapaxes to the end and back, sums re-expanded with [..., None]
+right("readout", "softmax_swapaxes", """
+def softmax(z, axis=-1):
+    w = np.swapaxes(z, axis, -1)
+    w = w - np.max(w, axis=-1)[..., None]
+    p = np.exp(w) / np.exp(w).sum(axis=-1)[..., None]
+    return np.swapaxes(p, axis, -1)
+""")
+
+# ---------------------------------------------------------------- bptt (second pass)
+
+# wrong only when H == 1: db = sum(...).squeeze() is 0-d instead of (1,)
+wrong("bptt", "db_squeezed", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": np.sum(dA, axis=(0, 1)).squeeze()}
+""")
+
+# wrong: dW_h built as dA^T h_prev (transposed)
+wrong("bptt", "dW_h_transposed", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->hi", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# wrong: dX = dA @ W_x, with W_x.T only after a ValueError: wrong whenever d == H
+wrong("bptt", "shape_error_fixed_by_try", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    try:
+        dX = dA @ W_x            # "fix the shapes until it runs": right only by accident when d != H
+    except ValueError:
+        dX = dA @ W_x.T
+    return {"dX": dX, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# wrong: the gradient passed to h_(t-1) skips the tanh derivative (the local one keeps it)
+wrong("bptt", "recurrent_path_skips_tanh_derivative", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        total = dHs[:, t] + dh
+        dA[:, t] = total * (1 - Hs[:, t] ** 2)
+        dh = total @ W_h.T               # passed back before the tanh derivative
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# wrong: only dHs[:, -1] is used ("the loss is on the last state"); right only for sparse upstream
+wrong("bptt", "upstream_from_last_step_only", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    # "the loss sits on the last state": only dHs[:, -1] is used
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = dHs[:, -1].copy() if X.shape[1] else np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = dh * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# wrong: range(T - 1, 0, -1): step 0 is never visited
+wrong("bptt", "backward_loop_stops_at_one", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    T = X.shape[1]
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in range(T - 1, 0, -1):        # step 0 is never visited
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# wrong: dW_x computed as (H, d) and transposed only when the shapes disagree: wrong only when d == H
+wrong("bptt", "dW_x_transposed_fixed_by_shape", _BPTT_STATES_2 + """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    dW_x = np.einsum("bth,btd->hd", dA, X)         # (H, d): transposed ...
+    if dW_x.shape != W_x.shape:                    # ... and "fixed" only when the shapes disagree
+        dW_x = dW_x.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": dW_x,
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+""")
+
+# right: h_(t-1) from np.roll with slot 0 set to h0, tensordot for the sums
+right("bptt", "rolled_previous_states_tensordot", """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    H_prev = np.roll(Hs, 1, axis=1)
+    if T:
+        H_prev[:, 0] = h0
+    dA = np.zeros((B, T, H))
+    carry = np.zeros((B, H))
+    for t in range(T - 1, -1, -1):
+        dA[:, t] = (dHs[:, t] + carry) * (1 - Hs[:, t] ** 2)
+        carry = np.dot(dA[:, t], W_h.T)
+    return {"dX": np.tensordot(dA, W_x, axes=([2], [1])), "dh0": carry,
+            "dW_x": np.tensordot(X, dA, axes=([0, 1], [0, 1])),
+            "dW_h": np.tensordot(H_prev, dA, axes=([0, 1], [0, 1])), "db": dA.sum(axis=(0, 1))}
+""")
+
+# right: recursion over t, parameter gradients as sums of per-step products
+right("bptt", "recursive_backward", """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    dA = np.zeros((B, T, H))
+    def back(t, carry):
+        if t < 0:
+            return carry
+        dA[:, t] = (dHs[:, t] + carry) * (1 - Hs[:, t] ** 2)
+        return back(t - 1, dA[:, t] @ W_h.T)
+    dh0 = back(T - 1, np.zeros((B, H)))
+    prev = [h0] + [Hs[:, t] for t in range(T - 1)]
+    return {"dX": dA @ W_x.T, "dh0": dh0,
+            "dW_x": sum((X[:, t].T @ dA[:, t] for t in range(T)), np.zeros((d, H))),
+            "dW_h": sum((prev[t].T @ dA[:, t] for t in range(T)), np.zeros((H, H))),
+            "db": dA.reshape(-1, H).sum(axis=0)}
+""")
+
+# right: np.add.at scatter-adds into the gradient buffers
+right("bptt", "add_at_accumulation", """
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    dX = np.zeros((B, T, d))
+    dW_x, dW_h, db = np.zeros((d, H)), np.zeros((H, H)), np.zeros(H)
+    g = np.zeros((B, H))
+    for t in reversed(range(T)):
+        da = (dHs[:, t] + g) * (1.0 - np.square(Hs[:, t]))
+        prev = Hs[:, t - 1] if t else h0
+        np.add.at(dW_x, (slice(None), slice(None)), X[:, t].T @ da)
+        np.add.at(dW_h, (slice(None), slice(None)), prev.T @ da)
+        np.add.at(db, np.repeat(np.arange(H)[None, :], B, axis=0), da)     # scatter-add over the batch
+        dX[:, t] = da @ W_x.T
+        g = da @ W_h.T
+    return {"dX": dX, "dh0": g, "dW_x": dW_x, "dW_h": dW_h, "db": db}
+""")
+
+# ---------------------------------------------------------------- clipping (second pass)
+
+# wrong: torch's max_norm / (total + 1e-6), clamped at 1
+wrong("clipping", "torch_epsilon_in_factor", """
+def clip_by_global_norm(grads, max_norm):
+    total = float(np.sqrt(sum(np.sum(g * g) for g in grads.values())))
+    coef = min(max_norm / (total + 1e-6), 1.0)            # torch.nn.utils.clip_grad_norm_ habit
+    return {k: g * coef for k, g in grads.items()}, total
+""")
+
+# wrong: sq = instead of sq += : only the last array enters the norm
+wrong("clipping", "norm_overwritten_in_loop", """
+def clip_by_global_norm(grads, max_norm):
+    sq = 0.0
+    for g in grads.values():
+        sq = np.sum(g ** 2)                 # = instead of +=: only the last array counts
+    total = float(np.sqrt(sq))
+    scale = max_norm / total if total > max_norm else 1.0
+    return {k: g * scale for k, g in grads.items()}, total
+""")
+
+# wrong: 1-D arrays are left out of the norm and not scaled
+wrong("clipping", "biases_left_out", """
+def clip_by_global_norm(grads, max_norm):
+    # "biases are not clipped": 1-D arrays stay out of the norm and are returned as they are
+    mats = {k: g for k, g in grads.items() if np.ndim(g) > 1}
+    total = float(np.sqrt(sum(np.sum(g ** 2) for g in mats.values())))
+    scale = max_norm / total if total > max_norm else 1.0
+    return {k: (g * scale if k in mats else g.copy()) for k, g in grads.items()}, total
+""")
+
+# wrong: the infinity norm (largest |entry|) instead of the L2 norm
+wrong("clipping", "max_abs_norm", """
+def clip_by_global_norm(grads, max_norm):
+    total = float(max(np.max(np.abs(g)) for g in grads.values()))   # the infinity norm
+    scale = max_norm / total if total > max_norm else 1.0
+    return {k: g * scale for k, g in grads.items()}, total
+""")
+
+# wrong: sorted keys zipped with the arrays in insertion order
+wrong("clipping", "sorted_keys_zipped_with_values", """
+def clip_by_global_norm(grads, max_norm):
+    names = sorted(grads)                   # sorted for a stable order ...
+    arrays = list(grads.values())           # ... but the arrays stay in insertion order
+    total = float(np.sqrt(sum(np.sum(a ** 2) for a in arrays)))
+    scale = max_norm / total if total > max_norm else 1.0
+    return {k: a * scale for k, a in zip(names, arrays)}, total
+""")
+
+# wrong: matrices and vectors clipped as two separate groups
+wrong("clipping", "matrices_and_vectors_clipped_apart", """
+def clip_by_global_norm(grads, max_norm):
+    out = {}
+    for group in ([k for k in grads if np.ndim(grads[k]) > 1], [k for k in grads if np.ndim(grads[k]) <= 1]):
+        n = float(np.sqrt(sum(np.sum(grads[k] ** 2) for k in group)))
+        for k in group:
+            out[k] = grads[k] * (max_norm / n if n > max_norm else 1.0)
+    total = float(np.sqrt(sum(np.sum(g ** 2) for g in grads.values())))
+    return out, total
+""")
+
+# right: `>=` instead of `>`: at equality the factor is 1, nothing changes
+right("clipping", "clips_with_ge", """
+def clip_by_global_norm(grads, max_norm):
+    total = float(np.sqrt(sum(np.vdot(g, g) for g in grads.values())))
+    if total >= max_norm and total > 0:      # at equality the factor is 1: nothing changes
+        return {k: g * (max_norm / total) for k, g in grads.items()}, total
+    return {k: np.array(g, dtype=float) for k, g in grads.items()}, total
+""")
+
+# right: math.hypot of per-array norms, factor max_norm / max(total, max_norm)
+right("clipping", "hypot_and_max_denominator", """
+def clip_by_global_norm(grads, max_norm):
+    total = math.hypot(*(float(np.linalg.norm(np.ravel(g))) for g in grads.values()))
+    factor = max_norm / max(total, max_norm)
+    return {k: factor * g for k, g in grads.items()}, total
+""")
+
+# right: functools.reduce over np.vdot, total returned as np.float64
+right("clipping", "reduce_sum_np_float64", """
+import functools
+def clip_by_global_norm(grads, max_norm):
+    total = np.sqrt(functools.reduce(lambda acc, g: acc + np.vdot(g, g), grads.values(), 0.0))
+    out = {}
+    for k in grads:
+        out[k] = grads[k] * (max_norm / total) if total > max_norm else grads[k] + 0.0
+    return out, np.float64(total)
+""")
+
+# ---------------------------------------------------------------- truncation (second pass)
+
+# wrong: chunks of k - 1 steps ("k steps back" read as k - 1 transitions)
+wrong("truncation", "chunks_of_k_minus_1", _TRUNC_HELPERS_2 + """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    T = X.shape[1]
+    size = max(k - 1, 1)                     # "k steps back" read as k - 1 transitions per chunk
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(T)):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+        if t % size == 0 and t > 0:
+            dh = np.zeros_like(h0)
+    return _grads(X, W_x, H_prev, dA, dh)
+""")
+
+# wrong: each chunk restarted from Hs[:, start] instead of Hs[:, start - 1]
+wrong("truncation", "entering_state_off_by_one", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": np.zeros((B, H)), "dW_x": np.zeros_like(W_x),
+           "dW_h": np.zeros_like(W_h), "db": np.zeros_like(b)}
+    for start in range(0, T, k):
+        stop = min(start + k, T)
+        entering = h0 if start == 0 else Hs[:, start]          # should be Hs[:, start - 1]
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=entering)
+        out["dX"][:, start:stop] = g["dX"]
+        for name in ("dW_x", "dW_h", "db"):
+            out[name] += g[name]
+        if start == 0:
+            out["dh0"] = g["dh0"]
+    return out
+""")
+
+# wrong: every chunk's entering gradient is added into dh0
+wrong("truncation", "dh0_summed_over_chunks", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": np.zeros((B, H)), "dW_x": np.zeros_like(W_x),
+           "dW_h": np.zeros_like(W_h), "db": np.zeros_like(b)}
+    for start in range(0, T, k):
+        stop = min(start + k, T)
+        entering = h0 if start == 0 else Hs[:, start - 1]
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=entering)
+        out["dX"][:, start:stop] = g["dX"]
+        for name in ("dh0", "dW_x", "dW_h", "db"):              # every chunk's entering gradient added to dh0
+            out[name] += g[name]
+    return out
+""")
+
+# wrong: dX and dh0 truncated, but the parameter gradients taken from the full BPTT
+wrong("truncation", "parameter_grads_untruncated", _TRUNC_HELPERS_2 + """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0_, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0_)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+        if t % k == 0 and t > 0:
+            dh = np.zeros_like(h0_)
+    grads = _grads(X, W_x, H_prev, dA, dh)
+    full = rnn_backward(X, W_x, W_h, b, dHs, h0)          # "the weights should still see everything"
+    grads.update(dW_x=full["dW_x"], dW_h=full["dW_h"], db=full["db"])
+    return grads
+""")
+
+# wrong only for k == 1: k = max(k, 2)
+wrong("truncation", "k_at_least_two", _TRUNC_HELPERS_2 + """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    k = max(int(k), 2)                       # "a chunk of one step has no recurrence to learn"
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+        if t % k == 0 and t > 0:
+            dh = np.zeros_like(h0)
+    return _grads(X, W_x, H_prev, dA, dh)
+""")
+
+# wrong: at a chunk's last step the whole gradient is zeroed, dHs[:, t] included
+wrong("truncation", "boundary_step_loses_own_loss", _TRUNC_HELPERS_2 + """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh_next = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dh = dHs[:, t] + dh_next
+        if (t + 1) % k == 0 and t + 1 < X.shape[1]:
+            dh = np.zeros_like(h0)           # meant to drop the carried gradient, drops dHs[:, t] too
+        dA[:, t] = dh * (1 - Hs[:, t] ** 2)
+        dh_next = dA[:, t] @ W_h.T
+    return _grads(X, W_x, H_prev, dA, dh_next)
+""")
+
+# wrong: np.array_split into T // k pieces instead of pieces of k steps
+wrong("truncation", "array_split_by_count", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": np.zeros((B, H)), "dW_x": np.zeros_like(W_x),
+           "dW_h": np.zeros_like(W_h), "db": np.zeros_like(b)}
+    for steps in np.array_split(np.arange(T), max(T // k, 1)):   # T // k pieces, not pieces of k
+        start, stop = int(steps[0]), int(steps[-1]) + 1
+        entering = h0 if start == 0 else Hs[:, start - 1]
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=entering)
+        out["dX"][:, start:stop] = g["dX"]
+        for name in ("dW_x", "dW_h", "db"):
+            out[name] += g[name]
+        if start == 0:
+            out["dh0"] = g["dh0"]
+    return out
+""")
+
+# right: a boolean table cut[k::k] marks the chunk starts
+right("truncation", "cut_table_from_slicing", _TRUNC_HELPERS_2 + """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    T = X.shape[1]
+    cut = np.zeros(T, dtype=bool)
+    cut[k::k] = True                         # steps that start a chunk (after the first)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in range(T - 1, -1, -1):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = np.zeros_like(h0) if cut[t] else dA[:, t] @ W_h.T
+    return _grads(X, W_x, H_prev, dA, dh)
+""")
+
+# right: recursion over the chunks from the end, rnn_backward per chunk
+right("truncation", "recursive_chunks_last_first", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    def chunks(stop):
+        if stop <= 0:
+            return []
+        start = ((stop - 1) // k) * k
+        entering = h0 if start == 0 else Hs[:, start - 1]
+        return [(start, rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=entering))] + chunks(start)
+    parts = chunks(T)
+    dX = np.concatenate([g["dX"] for _, g in sorted(parts, key=lambda p: p[0])], axis=1) if parts else np.zeros_like(X)
+    first = [g for s, g in parts if s == 0]
+    return {"dX": dX, "dh0": first[0]["dh0"] if first else np.zeros((B, H)),
+            "dW_x": sum(g["dW_x"] for _, g in parts), "dW_h": sum(g["dW_h"] for _, g in parts),
+            "db": sum(g["db"] for _, g in parts)}
+""")
+
+# right: k >= T fast path; T // k + 1 chunks, the empty one skipped
+right("truncation", "fast_path_and_extra_empty_chunk", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    if k >= T:
+        return rnn_backward(X, W_x, W_h, b, dHs, h0)
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": None, "dW_x": 0.0, "dW_h": 0.0, "db": 0.0}
+    for c in range(T // k + 1):              # one chunk too many when k divides T: it is empty
+        start, stop = c * k, min(c * k + k, T)
+        if start >= stop:
+            continue
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop],
+                         h0=h0 if c == 0 else Hs[:, start - 1])
+        out["dX"][:, start:stop] = g["dX"]
+        out["dW_x"] = out["dW_x"] + g["dW_x"]
+        out["dW_h"] = out["dW_h"] + g["dW_h"]
+        out["db"] = out["db"] + g["db"]
+        if c == 0:
+            out["dh0"] = g["dh0"]
+    return out
+""")
+
+# right: np.array_split at the indices k, 2k, ...
+right("truncation", "array_split_at_multiples", """
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": np.zeros((B, H)), "dW_x": np.zeros_like(W_x),
+           "dW_h": np.zeros_like(W_h), "db": np.zeros_like(b)}
+    for steps in np.array_split(np.arange(T), np.arange(k, T, k)):
+        if len(steps) == 0:
+            continue
+        start, stop = int(steps[0]), int(steps[-1]) + 1
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=h0 if start == 0 else Hs[:, start - 1])
+        out["dX"][:, start:stop] = g["dX"]
+        for name in ("dW_x", "dW_h", "db"):
+            out[name] += g[name]
+        if start == 0:
+            out["dh0"] = g["dh0"]
+    return out
+""")
+
+# ---------------------------------------------------------------- gradient_flow (second pass)
+
+# wrong: Gelfand's formula ||W^k||^(1/k) stopped at k = 60
+wrong("gradient_flow", "gelfand_formula", """
+def spectral_radius(W):
+    k = 60                                   # rho(W) = lim ||W^k||^(1/k), stopped at k = 60
+    P = np.linalg.matrix_power(W / np.linalg.norm(W), k)
+    return float(np.linalg.norm(P) ** (1.0 / k) * np.linalg.norm(W))
+""")
+
+# wrong: |re| + |im| instead of the modulus
+wrong("gradient_flow", "radius_l1_modulus", """
+def spectral_radius(W):
+    ev = np.linalg.eigvals(W)
+    return float(np.max(np.abs(ev.real) + np.abs(ev.imag)))
+""")
+
+# wrong: eigenvalues of |W| (entrywise) instead of W
+wrong("gradient_flow", "radius_of_abs_matrix", """
+def spectral_radius(W):
+    return float(np.max(np.abs(np.linalg.eigvals(np.abs(W)))))
+""")
+
+# wrong: L = sum(Hs) (every state) instead of sum(Hs[:, T-1])
+wrong("gradient_flow", "norms_loss_on_all_states", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    B, T, H = Hs.shape
+    out = np.zeros(T)
+    carry = np.zeros((B, H))
+    for t in reversed(range(T)):
+        dh = np.ones((B, H)) + carry          # L = sum(Hs): every state gets its own 1
+        out[t] = np.linalg.norm(dh)
+        carry = (dh * (1 - Hs[:, t] ** 2)) @ W_h.T
+    return out
+""")
+
+# wrong: sample 0's gradient norm scaled by sqrt(B) stands for the batch
+wrong("gradient_flow", "norms_first_sample_only", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    B, T, H = Hs.shape
+    out = np.zeros(T)
+    dh = np.ones(H)
+    for t in reversed(range(T)):
+        out[t] = np.linalg.norm(dh) * np.sqrt(B)     # sample 0 stands for the batch
+        dh = (dh * (1 - Hs[0, t] ** 2)) @ W_h.T
+    return out
+""")
+
+# wrong: eigenvalues of W.astype(float32), returned as a float: about 3e-8 relative error
+wrong("gradient_flow", "radius_float32_eig", """
+def spectral_radius(W):
+    return float(np.max(np.abs(np.linalg.eigvals(W.astype(np.float32)))))
+""")
+
+# wrong: the backward recursion in float32
+wrong("gradient_flow", "norms_float32_backprop", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0).astype(np.float32)
+    Wt = W_h.T.astype(np.float32)
+    B, T, H = Hs.shape
+    out = np.zeros(T)
+    dh = np.ones((B, H), dtype=np.float32)
+    for t in reversed(range(T)):
+        out[t] = np.linalg.norm(dh)
+        dh = (dh * (1 - Hs[:, t] ** 2)) @ Wt
+    return out
+""")
+
+# wrong: dL/dh_(T-1) taken as h_(T-1) (L = sum(h^2) / 2) instead of ones
+wrong("gradient_flow", "upstream_is_last_state", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    B, T, H = Hs.shape
+    out = np.zeros(T)
+    dh = Hs[:, -1].copy()                     # dL/dh_(T-1) taken as h_(T-1) (as for L = sum(h^2) / 2)
+    for t in reversed(range(T)):
+        out[t] = np.linalg.norm(dh)
+        dh = (dh * (1 - Hs[:, t] ** 2)) @ W_h.T
+    return out
+""")
+
+# right: eigenvalues of W.T (the same), modulus with np.hypot
+right("gradient_flow", "radius_eigvals_of_transpose_hypot", """
+def spectral_radius(W):
+    ev = np.linalg.eigvals(np.transpose(W))          # same eigenvalues
+    return float(np.max(np.hypot(ev.real, ev.imag)))
+""")
+
+# right: np.linalg.eig, .item() to a Python float
+right("gradient_flow", "radius_item_from_eig", """
+def spectral_radius(W):
+    values, _ = np.linalg.eig(W)
+    return np.abs(values).max().item()
+""")
+
+# right: recursion that appends the norms in time order
+right("gradient_flow", "norms_recursive_prepend", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    B, T, H = Hs.shape
+    def go(t, g):
+        if t < 0:
+            return []
+        return go(t - 1, (g * (1 - Hs[:, t] ** 2)) @ W_h.T) + [float(np.sqrt(np.sum(g * g)))]
+    return np.array(go(T - 1, np.ones((B, H))), dtype=float)
+""")
+
+# right: list.insert(0, ...) and an einsum for the W_h^T product
+right("gradient_flow", "norms_list_insert_front", """
+def hidden_grad_norms(X, W_x, W_h, b, h0=None):
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    B, T, H = Hs.shape
+    g = np.full((B, H), 1.0)
+    out = []
+    for t in range(T - 1, -1, -1):
+        out.insert(0, np.linalg.norm(g.ravel()))
+        g = np.einsum("bj,ij->bi", g * (1 - Hs[:, t] ** 2), W_h)
+    return np.asarray(out)
+""")
+
+# ---------------------------------------------------------------- birnn (second pass)
+
+# wrong: the backward pass starts from the forward pass's final state
+wrong("birnn", "backward_starts_from_forward_final", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    H_f, h_last = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, *bwd, h0=h_last)   # chained directions
+    return np.concatenate([H_f, reverse_valid(H_r, lengths)], axis=-1)
+""")
+
+# wrong: valid parts reversed correctly, but re-aligned by flipping the whole row
+wrong("birnn", "valid_reversal_then_whole_row_flip", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, *bwd, h0=h0)
+    H_b = H_r[:, ::-1]                        # re-aligned by flipping the whole row
+    mask = np.arange(X.shape[1])[None, :] < np.asarray(lengths)[:, None]
+    return np.concatenate([H_f, np.where(mask[..., None], H_b, 0.0)], axis=-1)
+""")
+
+# wrong: bwd unpacked as (W_h, W_x, b)
+wrong("birnn", "bwd_tuple_unpacked_wrong_order", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    W_h, W_x, b = bwd                         # (W_x, W_h, b) read in another order
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, W_x, W_h, b, h0=h0)
+    return np.concatenate([H_f, reverse_valid(H_r, lengths)], axis=-1)
+""")
+
+# wrong: the 'backward' half runs forward in time with the bwd weights
+wrong("birnn", "backward_pass_not_reversed", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_b, _ = rnn_forward_masked(X, lengths, *bwd, h0=h0)        # same direction, other weights
+    return np.concatenate([H_f, H_b], axis=-1)
+""")
+
+# wrong only with h0 and B > 1: h0[::-1] (batch axis) starts the backward pass
+wrong("birnn", "h0_reversed_along_batch", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    h0_rev = None if h0 is None else h0[::-1]                   # "reverse everything for the backward pass"
+    H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, *bwd, h0=h0_rev)
+    return np.concatenate([H_f, reverse_valid(H_r, lengths)], axis=-1)
+""")
+
+# wrong: every row reversed over lengths.max() steps
+wrong("birnn", "reverses_longest_prefix_for_all_rows", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    lengths = np.asarray(lengths)
+    L = int(lengths.max())
+    X_rev = X.copy()
+    X_rev[:, :L] = X[:, :L][:, ::-1]           # one length for the whole batch
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(X_rev, lengths, *bwd, h0=h0)
+    H_b = H_r.copy()
+    H_b[:, :L] = H_r[:, :L][:, ::-1]
+    mask = np.arange(X.shape[1])[None, :] < lengths[:, None]
+    return np.concatenate([H_f, np.where(mask[..., None], H_b, 0.0)], axis=-1)
+""")
+
+# right: X[i, ::-1] rolled by L - T puts the reversed valid part first; undone the same way
+right("birnn", "flip_then_roll_rows", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    lengths = np.asarray(lengths)
+    T = X.shape[1]
+    X_rev = np.stack([np.roll(X[i, ::-1], int(L) - T, axis=0) for i, L in enumerate(lengths)]) if len(lengths) else X
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(X_rev, lengths, *bwd, h0=h0)
+    rows = []
+    for i, L in enumerate(lengths):
+        back = np.roll(H_r[i], T - int(L), axis=0)[::-1]      # undo: roll back, flip
+        rows.append(np.where((np.arange(T) < L)[:, None], back, 0.0))
+    H_b = np.array(rows).reshape(H_f.shape)
+    return np.concatenate([H_f, H_b], axis=-1)
+""")
+
+# right: one vectorised loop from T-1 down to 0, rows updated only where t < L
+right("birnn", "vectorised_reverse_time_loop", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    lengths = np.asarray(lengths)
+    B, T, _ = X.shape
+    W_x, W_h, b = bwd
+    H = W_h.shape[0]
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    h = np.zeros((B, H)) if h0 is None else np.array(h0, dtype=float)
+    H_b = np.zeros((B, T, H))
+    for t in range(T - 1, -1, -1):            # padded steps come first going backwards and are skipped
+        valid = (t < lengths)[:, None]
+        h_new = np.tanh(np.where(valid, X[:, t], 0.0) @ W_x + h @ W_h + b)
+        h = np.where(valid, h_new, h)
+        H_b[:, t] = np.where(valid, h, 0.0)
+    return np.concatenate([H_f, H_b], axis=2)
+""")
+
+# right: rnn_forward on each row's valid part and on its np.flip
+right("birnn", "rows_through_rnn_forward", """
+from rnn_forward import rnn_forward
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    B, T, _ = X.shape
+    H = fwd[1].shape[0]
+    start = np.zeros((B, H)) if h0 is None else h0
+    out = []
+    for i in range(B):
+        L = int(lengths[i])
+        row = np.zeros((T, 2 * H))
+        if L:
+            x = X[i:i + 1, :L]
+            row[:L, :H] = rnn_forward(x, *fwd, h0=start[i:i + 1])[0]
+            row[:L, H:] = np.flip(rnn_forward(np.flip(x, axis=1), *bwd, h0=start[i:i + 1])[0], axis=0)
+        out.append(row)
+    return np.array(out).reshape(B, T, 2 * H)
+""")
+
+# right: zeroes X's padding in place but restores it exactly (try/finally) before returning
+right("birnn", "cleans_X_in_place_and_restores", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    mask = np.arange(X.shape[1])[None, :] < np.asarray(lengths)[:, None]
+    saved = X[~mask].copy()
+    X[~mask] = 0.0                            # borrowed for the computation ...
+    try:
+        H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+        H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, *bwd, h0=h0)
+    finally:
+        X[~mask] = saved                      # ... and put back exactly, NaN included
+    return np.concatenate([H_f, reverse_valid(H_r, lengths)], axis=-1)
+""")
+
+# right: np.dstack of the two (B, T, H) halves joins the last axis
+right("birnn", "dstack_halves", """
+def birnn_forward(X, lengths, fwd, bwd, h0=None):
+    H_f, _ = rnn_forward_masked(X, lengths, *fwd, h0=h0)
+    H_r, _ = rnn_forward_masked(reverse_valid(X, lengths), lengths, *bwd, h0=h0)
+    return np.dstack([H_f, reverse_valid(H_r, lengths)])      # for 3-D arrays dstack joins the last axis
+""")
+
+
+# =====================================================================================
 # findings: cases the grader misjudges (kept as strict xfails until fixed)
 # =====================================================================================
 
-# Cases the grader misjudges, with the reason: none at the moment. The 23 found by the
-# first red-team pass (float32 shortcuts under a loose tolerance, caches keyed on id() or
-# shapes, +/-inf padding, 0-d arrays for floats, the input dict returned as is, a renamed
-# parameter, ...) are all caught since the checks were tightened.
-FINDINGS: dict = {}
+# Cases the grader misjudges, with the reason. The 23 found by the first red-team pass
+# (float32 shortcuts under a loose tolerance, caches keyed on id() or shapes, +/-inf padding,
+# 0-d arrays for floats, the input dict returned as is, a renamed parameter, ...) are all
+# caught since the checks were tightened. The second pass (inputs where a mistake only shows
+# sometimes) found the ones below; each reason names the input that would catch it.
+FINDINGS: dict = {}   # the second pass found 8 (H == 1, B == 1, C == 1, w_x=0.0, int32 counts, a
+# self-inverse sort order, float32 eigenvalues); all caught since.
 
 for _case in CASES:
     _case.finding = FINDINGS.get((_case.exercise, _case.name), "")

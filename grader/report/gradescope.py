@@ -11,7 +11,7 @@ HTML or Markdown), ``output``, ``tags`` and ``visibility``.
 A visible check's output is its message, counterexample and hint; the known
 mistakes of an exercise go with its first failing visible check (or its first
 failing check if only hidden ones failed). A hidden check's output is never its
-own message, only the generic text; its visibility is "after_published".
+own message, only the generic text; it stays "visible" so students see their total.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import json
 
 from grader.i18n import Message, text
 
-HIDDEN_VISIBILITY = "after_published"
+HIDDEN_VISIBILITY = "visible"   # a hidden check shows pass/fail and points only; its message is never included
 MESSAGE_SHOWN = 4000
 
 

@@ -115,7 +115,8 @@ def initial_state(ctx):
 @check("bptt", "random_shapes")
 def random_shapes(ctx):
     def build(rng):
-        return [backward_case(rng, *rng.integers(1, 6, size=4), with_h0=bool(i % 2)) for i in range(5)]
+        cases = [backward_case(rng, *rng.integers(1, 6, size=4), with_h0=bool(i % 2)) for i in range(5)]
+        return cases + [backward_case(rng, 2, 3, 2, 1, with_h0=True), backward_case(rng, 1, 1, 1, 1)]
     ctx.check_reference("random", F, build, "gradients")
 
 

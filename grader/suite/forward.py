@@ -34,7 +34,8 @@ def matches_reference(ctx):
 @check("forward", "initial_state")
 def initial_state(ctx):
     ctx.check_reference("h0", F, lambda rng: [forward_case(rng, 2, 4, 3, 5, with_h0=True),
-                                              forward_case(rng, 1, 6, 2, 2, with_h0=True)], "Hs")
+                                              forward_case(rng, 1, 6, 2, 2, with_h0=True),
+                                              forward_case(rng, 2, 3, 2, 1, with_h0=True)], "Hs")
 
 
 @check("forward", "single_step")

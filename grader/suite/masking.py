@@ -63,7 +63,9 @@ FM = "rnn_forward_masked"
 @check("masking", "forward_masked_reference")
 def forward_masked_reference(ctx):
     ctx.check_reference("fm", FM, lambda rng: [forward_case(rng, 3, 5, 2, 4, fill=0.0, lens=[5, 2, 3]),
-                                               forward_case(rng, 2, 4, 3, 3, fill=0.0, lens=[1, 4])], "(Hs, h_last)")
+                                               forward_case(rng, 2, 4, 3, 3, fill=0.0, lens=[1, 4]),
+                                               forward_case(rng, 3, 3, 2, 2, fill=0.0, lens=[1, 3, 2])],
+                        "(Hs, h_last)")
 
 
 @check("masking", "forward_masked_h0")

@@ -50,7 +50,11 @@ def all_options(ctx):
             cases.append(kw_case(input_size=d, hidden_size=h, output_size=o - 1, num_layers=min(layers, 4),
                                  bidirectional=bool(rng.integers(2)), double_bias=bool(rng.integers(2))))
         return cases
-    ctx.check_reference("random", F, build, "count")
+    def build_with_large(rng):
+        # large layers: a count past 2**31 must not overflow a fixed-width integer
+        return build(rng) + [kw_case(input_size=100, hidden_size=50000),
+                             kw_case(input_size=4096, hidden_size=8192, num_layers=4, bidirectional=True)]
+    ctx.check_reference("random", F, build_with_large, "count")
 
 
 @check("params", "returns_int")

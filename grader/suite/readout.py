@@ -33,7 +33,8 @@ def softmax_reference(ctx):
 @check("readout", "softmax_axis")
 def softmax_axis(ctx):
     ctx.check_reference("sm_axis", SM, lambda rng: [logits_case(rng, (4, 3), axis=0), logits_case(rng, (3, 5), axis=1),
-                                                    logits_case(rng, (2, 4, 3), axis=1)], "probabilities")
+                                                    logits_case(rng, (2, 4, 3), axis=1), logits_case(rng, (3, 2, 4), axis=0),
+                                                    logits_case(rng, (2, 3, 4), axis=-2)], "probabilities")
 
 
 @check("readout", "softmax_stable")
@@ -62,7 +63,9 @@ def softmax_sums_to_one(ctx):
 @check("readout", "probs_reference")
 def probs_reference(ctx):
     ctx.check_reference("probs", PR, lambda rng: [probs_case(rng, 3, 5, 2, 4, 3, lens=[5, 2, 4]),
-                                                  probs_case(rng, 2, 3, 3, 3, 2, lens=[3, 3])], "probabilities")
+                                                  probs_case(rng, 2, 3, 3, 3, 2, lens=[3, 3]),
+                                                  probs_case(rng, 1, 3, 2, 2, 3, lens=[2]),
+                                                  probs_case(rng, 2, 3, 2, 2, 1, lens=[3, 1])], "probabilities")
 
 
 @check("readout", "probs_last_valid_step")

@@ -53,7 +53,8 @@ def custom_parameters(ctx):
         seq = [0.3, -1.2, 0.8, 0.0, 2.0]
         return [Case((seq,), {"w_x": 0.7, "w_h": -1.3, "b": 0.25}, label="w_x=0.7, w_h=-1.3, b=0.25 (keywords)"),
                 Case((seq, 2.0, 0.9, -0.5), label="w_x=2.0, w_h=0.9, b=-0.5 (positional)"),
-                Case((seq,), {"w_h": 0.0}, label="w_h=0.0 (keyword)")]
+                Case((seq,), {"w_h": 0.0}, label="w_h=0.0 (keyword)"),
+                Case((seq,), {"w_x": 0.0, "b": 0.5}, label="w_x=0.0, b=0.5 (keywords)")]
     compare_cases(ctx, "params", build)
 
 

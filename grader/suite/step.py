@@ -25,7 +25,7 @@ def shape_dtype(ctx):
 @check("step", "matches_reference")
 def matches_reference(ctx):
     ctx.check_reference("reference", F, lambda rng: [step_case(rng, 2, 3, 4), step_case(rng, 4, 5, 2),
-                                                     step_case(rng, 1, 1, 3)], "h_t")
+                                                     step_case(rng, 1, 1, 3), step_case(rng, 3, 2, 1)], "h_t")
 
 
 @check("step", "square_case")

@@ -150,7 +150,8 @@ class Zygote:
         self.close()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        capture_fd = os.open("/tmp", os.O_TMPFILE | os.O_RDWR, 0o600)
+        # O_APPEND: after the capture is read and truncated, the next print lands at offset 0.
+        capture_fd = os.open("/tmp", os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
         pid = os.fork()
         if pid == 0:  # the child: never returns
             keep = {to_child_r, from_child_w, capture_fd}

@@ -1,0 +1,202 @@
+"""``grade class DIR``: every entry of DIR is one student's submission.
+
+The parent process finds the submissions, warms the course's test vectors and
+reference results once, then forks ``jobs`` grading processes, each with its
+own warm sandboxed worker. Results are written to the gradebook as they
+arrive (one transaction per attempt), so an interrupted or killed run keeps
+every finished attempt, and the next run grades only what is missing or
+changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import multiprocessing.util
+import os
+import signal
+import tempfile
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grader
+from grader.engine import Grader
+from grader.gradebook import Gradebook
+
+SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
+
+
+@dataclass
+class Entry:
+    student: str
+    path: Path
+
+
+@dataclass
+class ClassRun:
+    entries: list[Entry]
+    skipped: list[tuple[str, str]]                       # (entry name, why)
+    graded: list[str] = field(default_factory=list)       # students graded in this run
+    unchanged: list[str] = field(default_factory=list)    # students whose latest attempt was reused
+    failed: list[tuple[str, str]] = field(default_factory=list)   # (student, why it could not be graded)
+    interrupted: bool = False
+
+
+def find_entries(directory: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
+    entries, skipped, seen = [], [], {}
+    for path in sorted(directory.iterdir(), key=lambda p: p.name):
+        name = path.name
+        if name.startswith(".") or name.startswith("__"):
+            skipped.append((name, "hidden or system entry"))
+            continue
+        if path.is_symlink():
+            skipped.append((name, "a symbolic link"))
+            continue
+        if path.is_dir():
+            student = name
+        elif path.is_file() and path.suffix.lower() in SUBMISSION_SUFFIXES:
+            student = path.stem
+        else:
+            skipped.append((name, "not a folder, .py, .ipynb or .zip"))
+            continue
+        if student in seen:
+            skipped.append((name, f"another entry is already student {student!r} ({seen[student]})"))
+            continue
+        seen[student] = name
+        entries.append(Entry(student, path))
+    return entries, skipped
+
+
+def content_hash(path: Path, course_fingerprint: str) -> str:
+    """What was graded: the entry's names and bytes (symlinks not followed), and the course."""
+    digest = hashlib.sha256(course_fingerprint.encode())
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+    for file in files:
+        try:
+            relative = file.relative_to(path).as_posix() if file != path else file.name
+            digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+            with open(file, "rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()
+
+
+def course_fingerprint(course) -> str:
+    """Changes when the course or the grader changes, so stale grades are redone."""
+    digest = hashlib.sha256(grader.__version__.encode())
+    for folder in (course.root / "exercises", course.root / "solutions", Path(grader.__file__).parent):
+        for file in sorted(folder.rglob("*")):
+            if file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in file.parts:
+                digest.update(file.as_posix().encode() + file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------- the grading processes
+
+_GRADER: Grader | None = None
+_PREPARED: dict = {}
+
+
+def _init_job():
+    """In each grading process: its own sandboxed worker; Ctrl-C is the parent's to handle."""
+    global _GRADER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    settings = _PREPARED
+    _GRADER = Grader(settings["course"], runtime=settings["runtime"], isolation=settings["isolation"],
+                     counterexamples=settings["counterexamples"])
+    # Pool processes end through multiprocessing's exit path, which runs these finalizers.
+    multiprocessing.util.Finalize(None, _GRADER.close, exitpriority=10)
+
+
+def _grade_one(student: str, path: str, only: tuple):
+    from grader.submission import SubmissionError, load_submission
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="grade-class-") as workdir:
+        try:
+            submission = load_submission(Path(path), Path(workdir))
+        except SubmissionError as exc:
+            return student, None, str(exc), time.perf_counter() - start
+        result = _GRADER.grade(submission, only)
+    result.source = student
+    return student, result, None, time.perf_counter() - start
+
+
+def warm_up(grader_: Grader, course, only):
+    """Build every test vector and reference result once, before the jobs fork."""
+    from grader.submission import load_submission
+    from grader.validate import reference_folder
+
+    with tempfile.TemporaryDirectory(prefix="grade-warm-") as tmp:
+        folder = reference_folder(course, Path(tmp) / "reference")
+        grader_.grade(load_submission(folder, Path(tmp) / "work"), only)
+
+
+def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, only=(), force=False,
+                isolation="sandbox", counterexamples=True, on_result=None, progress=None) -> ClassRun:
+    """Grade every changed submission of ``directory`` into ``gradebook``."""
+    entries, skipped = find_entries(directory)
+    run = ClassRun(entries=entries, skipped=skipped)
+    fingerprint = course_fingerprint(course) + ":" + ",".join(only)
+    run_id = gradebook.start_run(str(directory), fingerprint)
+    for name, why in skipped:
+        gradebook.record_skipped(run_id, name, why)
+    todo = []
+    for entry in entries:
+        content = content_hash(entry.path, fingerprint)
+        if not force and gradebook.has_content(entry.student, content):
+            run.unchanged.append(entry.student)
+        else:
+            todo.append((entry, content))
+    if progress:
+        progress.start(total=len(todo))
+    if not todo:
+        gradebook.finish_run(run_id)
+        return run
+
+    with Grader(course, isolation=isolation, counterexamples=counterexamples) as warm:
+        warm_up(warm, course, only)
+        _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples)
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context, initializer=_init_job)
+    contents = {entry.student: content for entry, content in todo}
+    pending = {pool.submit(_grade_one, entry.student, str(entry.path), tuple(only)) for entry, _ in todo}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                student, result, problem, seconds = future.result()
+                if result is None:
+                    run.failed.append((student, problem))
+                    gradebook.record_skipped(run_id, student, problem)
+                else:
+                    gradebook.record(run_id, student, contents[student], result)
+                    run.graded.append(student)
+                    if on_result:
+                        on_result(student, result)
+                if progress:
+                    progress.advance(student)
+    except KeyboardInterrupt:
+        run.interrupted = True
+        for future in pending:
+            future.cancel()
+        _stop_pool(pool)
+        gradebook.finish_run(run_id, "interrupted")
+        raise
+    pool.shutdown(wait=True)
+    gradebook.finish_run(run_id)
+    return run
+
+
+def _stop_pool(pool: ProcessPoolExecutor):
+    """Kill the grading processes (and with them their sandboxes) at once."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            os.kill(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)

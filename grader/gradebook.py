@@ -1,0 +1,178 @@
+"""The gradebook: every attempt of every student, in SQLite, never overwritten.
+
+Each grading of a submission is one *attempt*: its score, the content hash of
+what was graded, the full reports (both languages) and one row per check and
+per named mistake, written in a single transaction. A run killed at any point
+(even with kill -9) leaves whole attempts or none; the next run sees which
+students already have an attempt for their current content and grades only
+the others.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL,              -- running | finished | interrupted
+    directory TEXT NOT NULL,
+    course TEXT NOT NULL               -- fingerprint of the course and grader
+);
+CREATE TABLE IF NOT EXISTS attempts (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    student TEXT NOT NULL,
+    content TEXT NOT NULL,             -- hash of the submission's bytes and of the course
+    graded_at TEXT NOT NULL,
+    score REAL NOT NULL,
+    max_score REAL NOT NULL,
+    isolation TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    report_en TEXT NOT NULL,           -- the `grade check --format json` object
+    report_zh TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_student ON attempts(student, id);
+CREATE TABLE IF NOT EXISTS checks (
+    attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+    exercise TEXT NOT NULL,
+    name TEXT NOT NULL,
+    passed INTEGER NOT NULL,
+    score REAL NOT NULL,
+    max_score REAL NOT NULL,
+    hidden INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS checks_attempt ON checks(attempt_id);
+CREATE TABLE IF NOT EXISTS diagnoses (
+    attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+    exercise TEXT NOT NULL,
+    mistake TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS skipped (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    entry TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+"""
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class Attempt:
+    id: int
+    student: str
+    content: str
+    graded_at: str
+    score: float
+    max_score: float
+    seconds: float
+    report: dict
+
+
+class Gradebook:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------ runs
+
+    def start_run(self, directory: str, course: str) -> int:
+        with self.db:
+            cur = self.db.execute("INSERT INTO runs (started_at, status, directory, course) VALUES (?, 'running', ?, ?)",
+                                  (now(), directory, course))
+        return cur.lastrowid
+
+    def finish_run(self, run_id: int, status: str = "finished"):
+        with self.db:
+            self.db.execute("UPDATE runs SET finished_at = ?, status = ? WHERE id = ?", (now(), status, run_id))
+
+    def record_skipped(self, run_id: int, entry: str, reason: str):
+        with self.db:
+            self.db.execute("INSERT INTO skipped (run_id, entry, reason) VALUES (?, ?, ?)", (run_id, entry, reason))
+
+    # ------------------------------------------------------------ attempts
+
+    def record(self, run_id: int, student: str, content: str, result) -> int:
+        """One attempt with all its rows, in one transaction."""
+        reports = {lang: json.dumps(result.to_json(lang), ensure_ascii=False) for lang in ("en", "zh")}
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO attempts (run_id, student, content, graded_at, score, max_score, isolation, seconds,"
+                " report_en, report_zh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, student, content, now(), result.score, result.max_score, result.isolation,
+                 result.elapsed, reports["en"], reports["zh"]))
+            attempt = cur.lastrowid
+            self.db.executemany(
+                "INSERT INTO checks (attempt_id, exercise, name, passed, score, max_score, hidden)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(attempt, e.id, c.name, int(c.passed), c.score, c.max_score, int(c.hidden))
+                 for e in result.exercises for c in e.checks])
+            self.db.executemany("INSERT INTO diagnoses (attempt_id, exercise, mistake) VALUES (?, ?, ?)",
+                                [(attempt, e.id, d.id) for e in result.exercises for d in e.diagnoses])
+        return attempt
+
+    def latest(self, student: str, lang: str = "en") -> Attempt | None:
+        row = self.db.execute(
+            f"SELECT id, student, content, graded_at, score, max_score, seconds, report_{_lang(lang)}"
+            " FROM attempts WHERE student = ? ORDER BY id DESC LIMIT 1", (student,)).fetchone()
+        return _attempt(row) if row else None
+
+    def latest_all(self, lang: str = "en") -> list[Attempt]:
+        rows = self.db.execute(
+            f"SELECT a.id, a.student, a.content, a.graded_at, a.score, a.max_score, a.seconds, a.report_{_lang(lang)}"
+            " FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
+            " ORDER BY a.student").fetchall()
+        return [_attempt(r) for r in rows]
+
+    def attempts_of(self, student: str) -> list[Attempt]:
+        rows = self.db.execute("SELECT id, student, content, graded_at, score, max_score, seconds, report_en"
+                               " FROM attempts WHERE student = ? ORDER BY id", (student,)).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def has_content(self, student: str, content: str) -> bool:
+        latest = self.latest(student)
+        return latest is not None and latest.content == content
+
+    def check_rows(self, attempt_ids: list[int]) -> list[tuple]:
+        if not attempt_ids:
+            return []
+        marks = ",".join("?" * len(attempt_ids))
+        return self.db.execute(f"SELECT attempt_id, exercise, name, passed, score, max_score, hidden FROM checks"
+                               f" WHERE attempt_id IN ({marks})", attempt_ids).fetchall()
+
+    def diagnosis_rows(self, attempt_ids: list[int]) -> list[tuple]:
+        if not attempt_ids:
+            return []
+        marks = ",".join("?" * len(attempt_ids))
+        return self.db.execute(f"SELECT attempt_id, exercise, mistake FROM diagnoses WHERE attempt_id IN ({marks})",
+                               attempt_ids).fetchall()
+
+
+def _lang(lang: str) -> str:
+    return "zh" if lang == "zh" else "en"
+
+
+def _attempt(row) -> Attempt:
+    return Attempt(id=row[0], student=row[1], content=row[2], graded_at=row[3], score=row[4], max_score=row[5],
+                   seconds=row[6], report=json.loads(row[7]))
