@@ -149,23 +149,24 @@ class Context:
         if kind in ("exception", "exit"):
             frames = error.get("frames") or []
             where = self._where(frames)
-            return f"err.{kind}", {"name": func, "type": error.get("type", ""),
-                                   "message": error.get("message", ""), "where": where}
+            return f"err.{kind}", {"name": func, "type": plain(error.get("type", ""), 80),
+                                   "message": plain(error.get("message", "")), "where": where}
         if kind == "timeout":
-            return "err.timeout", {"name": func, "seconds": error.get("seconds", self.exercise.timeout)}
+            return "err.timeout", {"name": func, "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
         if kind == "crash":
             how = error.get("signal") or f"exit code {error.get('exit_code', '?')}"
-            return "err.crash", {"name": func, "how": how}
+            return "err.crash", {"name": func, "how": plain(how, 40)}
         if kind == "time_limit":
             return "err.time_limit", {"name": func}
         if kind == "gave_up":
             return "err.gave_up", {"name": func, "failures": error.get("failures", 0)}
-        return "err.bad_return", {"name": func, "message": error.get("message", kind)}
+        return "err.bad_return", {"name": func, "message": plain(error.get("message", kind))}
 
     def _where(self, frames) -> str:
-        if not frames:
+        if not frames or type(frames) is not list or not isinstance(frames[-1], (list, tuple)) or len(frames[-1]) != 3:
             return "-"
         path, line, _ = frames[-1]
+        path = plain(str(path), 80)
         module = path[:-3] if path.endswith(".py") else path
         return self._describe_line(module, line)
 
@@ -178,10 +179,23 @@ class Context:
             raise_mismatch(mismatch, case)
 
     def check_reference(self, tag: str, func: str, build: Callable, what: str = ""):
-        """The usual check: every case of ``build`` against the reference."""
-        for case, expected in self.cases_with_expected(tag, func, build):
-            got = self.call(func, case)
-            self.assert_close(got, expected, case, what or func)
+        """The usual check: every case of ``build`` against the reference, in one round trip."""
+        pairs = self.cases_with_expected(tag, func, build)
+        results = self.student.batch([(func, case.args, case.kwargs) for case, _ in pairs], return_args=True)
+        self.current = func
+        for (case, _), result in zip(pairs, results):   # record every call that ran, in order
+            if isinstance(result, StudentError):
+                if result.kind != "not_run":
+                    self.calls.append(RecordedCall(func, case, ("error", result.error.get("type") or result.kind)))
+            else:
+                self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after,
+                                                            result.kwargs_after)))
+        for (case, expected), result in zip(pairs, results):
+            if isinstance(result, StudentError):
+                key, params = self.error_message(result.error, func)
+                raise Fail(key, **params)
+            self.last = result
+            self.assert_close(result.value, expected, case, what or func)
 
     def check_unchanged(self, func: str, case: Case):
         """The call must leave its arguments as they were (and be right)."""
@@ -218,6 +232,13 @@ def quiet_numpy():
         yield
 
 
+def plain(text, limit: int = 300) -> str:
+    """Student-supplied text made safe to show: one line, control characters visible, bounded."""
+    text = str(text)[:limit * 2]
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def raise_mismatch(mismatch: Mismatch, case: Case):
     raise Fail(mismatch.key, case=describe_case(case), **mismatch.params)
 
@@ -227,16 +248,17 @@ def import_error_message(cause: dict, file: str, describe_line) -> tuple:
     if kind == "syntax":
         module = (cause.get("file") or file)
         module = module[:-3] if module.endswith(".py") else module
-        return "err.syntax", {"where": describe_line(module, cause.get("line", 0)),
-                              "message": cause.get("message", ""), "text": cause.get("text", "")}
+        return "err.syntax", {"where": describe_line(plain(module, 80), cause.get("line", 0)),
+                              "message": plain(cause.get("message", "")), "text": plain(cause.get("text", ""), 120)}
     if kind in ("exception", "exit"):
         frames = cause.get("frames") or []
         where = "-"
-        if frames:
+        if type(frames) is list and frames and isinstance(frames[-1], (list, tuple)) and len(frames[-1]) == 3:
             path, line, _ = frames[-1]
+            path = plain(str(path), 80)
             where = describe_line(path[:-3] if path.endswith(".py") else path, line)
-        return f"err.import_{kind}", {"file": file, "type": cause.get("type", ""),
-                                      "message": cause.get("message", ""), "where": where}
+        return f"err.import_{kind}", {"file": file, "type": plain(cause.get("type", ""), 80),
+                                      "message": plain(cause.get("message", "")), "where": where}
     if kind == "timeout":
         return "err.import_timeout", {"file": file, "seconds": cause.get("seconds", "?")}
     if kind == "time_limit":

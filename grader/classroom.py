@@ -49,24 +49,29 @@ def find_entries(directory: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
     for path in sorted(directory.iterdir(), key=lambda p: p.name):
         name = path.name
         if name.startswith(".") or name.startswith("__"):
-            skipped.append((name, "hidden or system entry"))
+            skipped.append((readable(name), "hidden or system entry"))
             continue
         if path.is_symlink():
-            skipped.append((name, "a symbolic link"))
+            skipped.append((readable(name), "a symbolic link"))
             continue
         if path.is_dir():
-            student = name
+            student = readable(name)
         elif path.is_file() and path.suffix.lower() in SUBMISSION_SUFFIXES:
-            student = path.stem
+            student = readable(path.stem)
         else:
-            skipped.append((name, "not a folder, .py, .ipynb or .zip"))
+            skipped.append((readable(name), "not a folder, .py, .ipynb or .zip"))
             continue
         if student in seen:
-            skipped.append((name, f"another entry is already student {student!r} ({seen[student]})"))
+            skipped.append((readable(name), f"another entry is already student {student!r} ({seen[student]})"))
             continue
         seen[student] = name
         entries.append(Entry(student, path))
     return entries, skipped
+
+
+def readable(name: str) -> str:
+    """A student name as valid text: a file name that is not UTF-8 keeps its bytes as escapes."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def content_hash(path: Path, course_fingerprint: str) -> str:
@@ -119,9 +124,11 @@ def _grade_one(student: str, path: str, only: tuple):
     with tempfile.TemporaryDirectory(prefix="grade-class-") as workdir:
         try:
             submission = load_submission(Path(path), Path(workdir))
+            result = _GRADER.grade(submission, only)
         except SubmissionError as exc:
             return student, None, str(exc), time.perf_counter() - start
-        result = _GRADER.grade(submission, only)
+        except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
+            return student, None, f"could not be graded ({type(exc).__name__}: {exc})"[:500], time.perf_counter() - start
     result.source = student
     return student, result, None, time.perf_counter() - start
 
@@ -144,7 +151,7 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
     fingerprint = course_fingerprint(course) + ":" + ",".join(only)
     run_id = gradebook.start_run(str(directory), fingerprint)
     for name, why in skipped:
-        gradebook.record_skipped(run_id, name, why)
+        gradebook.record_skipped(run_id, readable(name), why)
     todo = []
     for entry in entries:
         content = content_hash(entry.path, fingerprint)
@@ -164,12 +171,17 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context, initializer=_init_job)
     contents = {entry.student: content for entry, content in todo}
-    pending = {pool.submit(_grade_one, entry.student, str(entry.path), tuple(only)) for entry, _ in todo}
+    students_of = {pool.submit(_grade_one, entry.student, str(entry.path), tuple(only)): entry.student
+                   for entry, _ in todo}
+    pending = set(students_of)
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                student, result, problem, seconds = future.result()
+                try:
+                    student, result, problem, seconds = future.result()
+                except Exception as exc:  # noqa: BLE001 -- a grading process died: record, go on
+                    student, result, problem = students_of[future], None, f"grading process failed ({type(exc).__name__})"
                 if result is None:
                     run.failed.append((student, problem))
                     gradebook.record_skipped(run_id, student, problem)

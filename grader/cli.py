@@ -103,7 +103,9 @@ def default_gradebook(directory: Path) -> Path:
 @click.option("--no-sandbox", is_flag=True, help="Grade without bubblewrap (refused otherwise when it is missing).")
 @click.option("--feedback", type=click.Choice(["markdown", "html", "none"]), default="markdown", show_default=True,
               help="Write one feedback file per student beside the gradebook.")
-def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback):
+@click.option("--counterexamples/--no-counterexamples", default=True, show_default=True,
+              help="Search the smallest failing input for failing visible checks (shared by students who behave alike).")
+def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback, counterexamples):
     """Grade every entry of DIRECTORY (one student's submission each) into a gradebook."""
     from grader.classroom import grade_class
     from grader.feedback import FeedbackWriter
@@ -127,7 +129,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
                               isolation="none" if no_sandbox else "sandbox", on_result=writer.write,
-                              progress=progress)
+                              progress=progress, counterexamples=counterexamples)
         except KeyboardInterrupt:
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
             sys.exit(130)
@@ -222,6 +224,56 @@ def validate(course_dir, lang, only):
     course.select(only)
     report = validate_course(course, only=only, echo=click.echo)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+@cli.command(name="report")
+@click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The HTML file to write (default: report.html beside the gradebook).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="Language of the page (default: zh for a Chinese locale, else en).")
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The course whose catalogues name the mistakes (default: the bundled RNN course).")
+def class_report(gradebook, output, lang, course_dir):
+    """Write one static HTML page about the class: scores, exercises, checks, mistakes, runs."""
+    from grader.class_report import DEFAULT_NAME, collect, render_html
+    from grader.gradebook import Gradebook
+    from grader.i18n import render as msg
+
+    lang = lang or default_language()
+    path = gradebook or find_gradebook()
+    if not path.is_file():
+        raise BadInput(f"no such gradebook: {path}")
+    if course_dir is not None:
+        course = open_course(course_dir)
+    else:
+        try:
+            course = open_course(None)
+        except CourseError:
+            course = None     # the page still works; mistakes show their ids without titles
+    output = output or path.parent / DEFAULT_NAME
+    with Gradebook(path) as book:
+        stats = collect(book, lang, course)
+    emit(render_html(stats, lang), output)
+    click.echo(msg("class_report.wrote", lang, students=len(stats.students), path=str(output)))
+
+
+@cli.command(name="gradescope-bundle")
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Grade with this course instead of the bundled one (it is packed into the zip).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="Language of the feedback students see on Gradescope.")
+def gradescope_bundle(out, course_dir, lang):
+    """Write Gradescope's autograder zip: setup.sh, run_autograder and the grader's wheel."""
+    from grader.bundle import build_bundle
+    from grader.i18n import render as msg
+
+    if course_dir is not None:
+        open_course(course_dir)          # a broken course is bad input now, not on Gradescope
+    names = build_bundle(out, course_dir=course_dir, lang=lang)
+    click.echo(msg("class_report.bundle_wrote", default_language(), path=str(out), files=len(names)))
 
 
 def main(argv=None) -> int:

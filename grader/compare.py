@@ -35,7 +35,10 @@ def _is_real(value) -> bool:
 def fmt(x) -> str:
     if isinstance(x, (float, np.floating)):
         return f"{float(x):.6g}"
-    return repr(x)
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) > 10 ** 30:
+        return f"an integer of {len(str(abs(x))) if abs(x) < 10 ** 4000 else 'over 4000'} digits"
+    text = repr(x)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatch | None:
@@ -49,7 +52,11 @@ def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatc
     if _is_real(expected):
         if not _is_real(got):  # a 0-d array is not the number the statement asks for
             return Mismatch("cmp.type", {"where": where, "expected": "number", "got": type_label(got)})
-        e, g = float(expected), float(got)
+        try:
+            e, g = float(expected), float(got)
+        except OverflowError:   # an integer too large for a float is no match for a real result
+            return None if got == expected else Mismatch("cmp.value", {"where": where, "expected": fmt(expected),
+                                                                        "got": "a huge integer"})
         if np.isnan(e) and np.isnan(g):
             return None
         if not np.isfinite(g) and np.isfinite(e):
@@ -91,6 +98,8 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
                                           "shape": tuple(expected.shape)})
     if got.shape != expected.shape:
         return Mismatch("cmp.shape", {"where": where, "expected": tuple(expected.shape), "got": tuple(got.shape)})
+    if got.dtype == expected.dtype and got.tobytes() == expected.tobytes():
+        return None   # identical (the usual case for arguments that were left alone)
     if expected.dtype == np.bool_:
         if got.dtype != np.bool_:
             return Mismatch("cmp.dtype", {"where": where, "expected": "bool", "got": str(got.dtype)})

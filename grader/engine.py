@@ -13,7 +13,7 @@ import time
 
 import yaml
 
-from grader.checks import Context, Fail, import_error_message
+from grader.checks import Context, Fail, import_error_message, plain
 from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
@@ -21,7 +21,7 @@ from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
-from grader.runner import StudentError, StudentModule, Worker
+from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
 from grader.suite import registry
 from grader.submission import Submission
@@ -76,10 +76,10 @@ class Grader:
                           else self._grade_code(exercise, submission))
                 result.elapsed = time.perf_counter() - t0
                 results.append(result)
-        notes = [Message("note.submission", text=n) for n in submission.notes]
+        notes = [Message("note.submission", text=plain(n, 500)) for n in submission.notes]
         if not self.worker.isolation.sandboxed:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
-        return SubmissionResult(source=str(submission.source), exercises=results, notes=notes,
+        return SubmissionResult(source=plain(str(submission.source), 500), exercises=results, notes=notes,
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
 
     # ------------------------------------------------------------ code exercises
@@ -90,7 +90,7 @@ class Grader:
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
-        student = StudentModule(self.worker, self._root, module, exercise.timeout, self._deadline)
+        student = self.worker.module(self._root, module, exercise.timeout, self._deadline)
         error = student.open()
         if error is not None:
             self._import_failures[module] = error
@@ -100,10 +100,18 @@ class Grader:
         if self.counterexamples:
             self._add_counterexamples(ctx, checks)
         student.close()
-        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint)
-                     for m in self.diagnoser.diagnose(exercise, ctx.calls)]
+        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in self._diagnose(exercise, ctx.calls)]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
                               output="".join(student.output))
+
+    def _diagnose(self, exercise, calls):
+        """Named mistakes; a student value that breaks the replay costs the diagnosis only."""
+        try:
+            return self.diagnoser.diagnose(exercise, calls)
+        except Exception as exc:  # noqa: BLE001
+            if STRICT:
+                raise InternalError(f"diagnosis of {exercise.id} broke: {exc!r}") from exc
+            return []
 
     def _add_counterexamples(self, ctx: Context, checks: list[CheckResult]):
         """For the first failing visible check of each function, the smallest failing input.
@@ -137,6 +145,7 @@ class Grader:
         implementation = self.checks[ctx.exercise.id][spec.id]
         result = CheckResult(name=spec.id, passed=False, score=0.0, max_score=spec.points,
                              title=spec.title, hint=spec.hint, hidden=spec.hidden)
+        ctx.student.keep_output = not spec.hidden
         try:
             implementation(ctx)
         except Fail as failure:
@@ -180,7 +189,7 @@ class Grader:
         if module in self._import_failures:
             key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
             return {}, Message(key, params), ""
-        student = StudentModule(self.worker, self._root, module, exercise.timeout, self._deadline)
+        student = self.worker.module(self._root, module, exercise.timeout, self._deadline)
         try:
             value = student.getattr("ANSWERS").value
         except StudentError as exc:
@@ -213,13 +222,26 @@ def read_answers_yaml(path, submission):
         mark = exc.problem_mark or exc.context_mark
         return {}, Message("err.answers_yaml", file=name, line=mark.line + 1 if mark else "?",
                            problem=str(exc.problem or exc.context))
-    except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError, MemoryError) as exc:
         return {}, Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)
     if loaded is None:
         loaded = {}
     if not isinstance(loaded, dict):
         return {}, Message("err.answers_not_dict", got=type(loaded).__name__)
-    return loaded, None
+    return clean_strings(loaded), None
+
+
+def clean_strings(value, depth: int = 0):
+    """Answers as valid UTF-8 text (YAML's "\\ud800" escapes give lone surrogates)."""
+    if depth > 50:
+        return None
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {clean_strings(k, depth + 1): clean_strings(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean_strings(v, depth + 1) for v in value]
+    return value
 
 
 class _AnswersLoader(yaml.SafeLoader):

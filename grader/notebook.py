@@ -66,6 +66,7 @@ AUTOMAGICS = {
 _ASSIGN_ESCAPE = re.compile(
     r"^(?P<indent>[ \t]*)(?P<lhs>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*(?P<esc>[!%])(?P<cmd>.*)$"
 )
+MAX_FIXES = 50   # syntax repairs tried per cell and per notebook (each one compiles)
 _MAGIC_NAME = re.compile(r"%{1,2}\s*([\w.\-]*)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -376,7 +377,7 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
             notes.append(f"cell {number}, line {where}: {text}" if where else f"cell {number}: {text}")
         # Jupyter compiles every cell on its own: a cell with a syntax error
         # just does not run. Mirror that instead of failing the whole module.
-        for _ in range(len(new) + 1):
+        for _ in range(min(len(new) + 1, MAX_FIXES)):   # each try compiles the cell: bounded
             err = _syntax_error("\n".join(new) + "\n") if new else None
             if err is None:
                 break
@@ -390,13 +391,17 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
             where = f"cell {number}, line {lineno}" if lineno else f"cell {number}"
             notes.append(f"{where}: {msg}; the cell was skipped")
             break
+        else:
+            if new and _syntax_error("\n".join(new) + "\n") is not None:
+                new = [_commented(ln) for ln in lines]
+                notes.append(f"cell {number}: too many late `from __future__` imports; the cell was skipped")
         spans[number] = (len(out_lines), len(out_lines) + len(new))
         out_lines.extend(new)
         line_map.extend((number, k) for k in range(1, len(new) + 1))
 
     # Cells that compile alone can still clash when joined (a late
     # `from __future__` import, ...): fix or drop them one at a time.
-    for _ in range(len(spans) + 1):
+    for _ in range(min(len(spans) + 1, MAX_FIXES)):
         err = _syntax_error("\n".join(out_lines) + "\n")
         if err is None or not err[0] or not (1 <= err[0] <= len(out_lines)):
             break
@@ -428,6 +433,8 @@ def _syntax_error(src: str) -> tuple[int | None, str] | None:
         return exc.lineno, f"{type(exc).__name__}: {exc.msg}"
     except ValueError as exc:  # null bytes
         return None, f"SyntaxError: {exc}"
+    except (RecursionError, MemoryError):   # nested too deeply for the compiler
+        return None, "SyntaxError: too deeply nested"
     return None
 
 

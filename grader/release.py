@@ -18,6 +18,16 @@ import yaml
 from grader.i18n import text
 
 NOTEBOOK_NAME = "rnn_exercises.ipynb"
+WORKFLOW_PATH = Path(".github") / "workflows" / "grade.yml"
+WORKFLOW_TEMPLATE = Path(__file__).resolve().parent / "templates" / "github" / "grade.yml"
+# `pytest` in the kit runs the grader's checks (grader/pytest_plugin.py). ASCII only: ini files
+# are read in the platform's encoding by some tools.
+PYTEST_INI = """\
+# Running `pytest` in this folder grades it with rnn-grader: one test per check.
+[pytest]
+rnn_grader = true
+required_plugins = rnn-grader
+"""
 
 
 class ReleaseError(Exception):
@@ -43,6 +53,13 @@ def write_kit(course, out: Path) -> list[Path]:
     readme = out / "README.md"
     readme.write_text(instructions(course), encoding="utf-8")
     written.append(readme)
+    pytest_ini = out / "pytest.ini"
+    pytest_ini.write_text(PYTEST_INI, encoding="utf-8")
+    written.append(pytest_ini)
+    workflow = out / WORKFLOW_PATH          # GitHub Actions grades every push (grader/templates/github/)
+    workflow.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(WORKFLOW_TEMPLATE, workflow)
+    written.append(workflow)
     return written
 
 
@@ -108,6 +125,7 @@ def instructions(course) -> str:
 2. Install the grader once: `pip install rnn-grader` (or the wheel your course gives you).
 3. Check your work at any time: `grade check .` (or `grade check {NOTEBOOK_NAME}`).
    `grade check . --only masking` checks one exercise; `--lang zh` gives Chinese feedback.
+   Or run `pytest` in this folder: one test per check, the points at the end (`pytest -k masking`, `-x`, `--lf` work).
 4. Hand in this folder, a single `.py` file, the notebook, or a `.zip` of any of them.
 
 Some checks are hidden: they report pass or fail and their points, not their inputs.
@@ -120,6 +138,7 @@ Your functions must not modify their inputs or keep state between calls.
 2. 先安装评分器：`pip install rnn-grader`（或课程提供的安装包）。
 3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only masking`
    只检查一个练习；`--lang en` 输出英文反馈。
+   也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k masking`、`-x`、`--lf`）。
 4. 提交本文件夹、单个 `.py` 文件、笔记本，或它们的 `.zip` 压缩包。
 
 部分检查是隐藏的：只显示是否通过和分数，不显示输入。函数不得修改输入，也不得在两次调用之间保留状态。

@@ -27,6 +27,7 @@ from grader.worker import wire
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 2.0                 # the zygote's own margin beyond a call's timeout
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
+FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
 OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
 
 # The worker gets a clean environment: no secrets, one BLAS thread.
@@ -39,6 +40,16 @@ def worker_env() -> dict:
                PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", HOME="/tmp")
     env.setdefault("LANG", "C.UTF-8")
     return env
+
+
+def checked(reply) -> dict:
+    """A reply must be a mapping with a boolean "ok"; anything else is the worker misbehaving."""
+    if type(reply) is not dict or type(reply.get("ok")) is not bool:
+        raise wire.WireError("malformed reply")
+    error = reply.get("error")
+    if not reply["ok"] and (type(error) is not dict or type(error.get("kind", "")) is not str):
+        raise wire.WireError("malformed error reply")
+    return reply
 
 
 class StudentError(Exception):
@@ -91,6 +102,8 @@ class Worker:
         self.mode = isolation
         self.hidden = list(hidden)
         self._proc: subprocess.Popen | None = None
+        self._to_worker: int | None = None
+        self._from_worker: int | None = None
         self.restarts = 0
         _remove_stale_exchanges()
         self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
@@ -113,11 +126,24 @@ class Worker:
             self._cgroup = Cgroup(pids_max=self.limits.processes * 2,
                                   memory_max=self.limits.memory + (512 << 20))
         cgroup = self._cgroup if self._cgroup is not None and self._cgroup.active else None
-        self._proc = subprocess.Popen(
-            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
-            cwd="/", close_fds=True, start_new_session=True,
-            preexec_fn=cgroup.enter if cgroup else None)
+        # The protocol runs on two extra pipes, not on stdin/stdout: bubblewrap's pid 1 keeps
+        # its stdio, and the sandbox user could reach it through /proc/1/fd.
+        request_r, request_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        try:
+            self._proc = subprocess.Popen(
+                [*self.command(), f"--fds={request_r},{reply_w}"], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
+                cwd="/", close_fds=True, pass_fds=(request_r, reply_w), start_new_session=True,
+                preexec_fn=cgroup.enter if cgroup else None)
+        finally:
+            os.close(request_r)
+            os.close(reply_w)
+        self._to_worker, self._from_worker = request_w, reply_r
+
+    def module(self, root: str, module: str, timeout: float, deadline: float | None = None) -> "StudentModule":
+        """One exercise's handle on a student module in this worker."""
+        return StudentModule(self, root, module, timeout, deadline)
 
     @contextlib.contextmanager
     def staged(self, root: Path):
@@ -137,22 +163,35 @@ class Worker:
         if self._proc is not None and self._proc.poll() is None:
             self.request({"op": "close"}, 5)
 
-    def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and wait for its reply; a dead or stuck worker is replaced."""
+    def request(self, message: dict, timeout: float, replies: int = 1):
+        """Send one request and wait for its reply (or ``replies`` replies, as a list, each
+        within ``timeout``; reading stops after a failed one); a dead or stuck worker is replaced."""
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         proc = self._proc
+        answers = []
         try:
-            wire.send(proc.stdin.fileno(), message)
-            return wire.recv(proc.stdout.fileno(), time.monotonic() + timeout + REPLY_SLACK)
+            wire.send(self._to_worker, message)
+            while len(answers) < replies:
+                answers.append(checked(wire.recv(self._from_worker, time.monotonic() + timeout + REPLY_SLACK)))
+                if not answers[-1].get("ok") and answers[-1].get("error", {}).get("kind") in FATAL:
+                    break
         except (wire.Timeout, wire.Closed, wire.WireError, OSError) as exc:
             self._kill()
             self.restarts += 1
             kind = "timeout" if isinstance(exc, wire.Timeout) else "crash"
-            return {"ok": False, "error": {"kind": kind, "seconds": timeout, "message": "worker lost"}}
+            answers.append({"ok": False, "error": {"kind": kind, "seconds": timeout, "message": "worker lost"}})
+        return answers if replies != 1 or message.get("op") == "batch" else answers[0]
 
     def _kill(self):
         proc, self._proc = self._proc, None
+        for fd in (self._to_worker, self._from_worker):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._to_worker = self._from_worker = None
         if proc is None:
             return
         try:
@@ -161,16 +200,11 @@ class Worker:
             pass
         proc.kill()
         proc.wait()
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
 
     def stop(self):
         if self._proc is not None and self._proc.poll() is None:
             try:
-                wire.send(self._proc.stdin.fileno(), {"op": "exit"})
+                wire.send(self._to_worker, {"op": "exit"})
                 self._proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -208,6 +242,7 @@ class StudentModule:
         self.failures = 0
         self._open = False
         self.output: list[str] = []   # what the student code printed, in order
+        self.keep_output = True       # off while a hidden check runs: its prints could show its inputs
 
     def open(self) -> dict | None:
         """Import the module in a fresh child; return the import error, if any."""
@@ -222,13 +257,17 @@ class StudentModule:
         if not reply.get("ok"):
             self.import_error = reply.get("error", {"kind": "crash"})
         else:
-            self.import_error = reply["imports"].get(self.module)
+            imports = reply.get("imports")
+            self.import_error = (imports.get(self.module) if type(imports) is dict
+                                 else {"kind": "protocol", "message": "malformed reply"})
+            if self.import_error is not None and type(self.import_error) is not dict:
+                self.import_error = {"kind": "protocol", "message": "malformed reply"}
         self._open = self.import_error is None
         return self.import_error
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""
-        if not text or not isinstance(text, str):
+        if not text or not isinstance(text, str) or not self.keep_output:
             return
         kept = sum(len(t) for t in self.output)
         if kept >= OUTPUT_PER_EXERCISE:
@@ -242,10 +281,33 @@ class StudentModule:
         return self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
                               "return_args": return_args, "reuse_args": reuse_args})
 
+    def batch(self, calls: list[tuple[str, tuple, dict]], return_args: bool = False) -> list:
+        """Several calls in one round trip; each item is a CallResult or a StudentError.
+        After a crash or timeout the rest are not run (StudentError "not_run")."""
+        try:
+            self._ready()
+        except StudentError as exc:
+            return [exc] * len(calls)
+        timeout = self._time_left()
+        if timeout <= 0:
+            return [StudentError({"kind": "time_limit"})] * len(calls)
+        message = {"op": "batch", "module": self.module, "timeout": timeout,
+                   "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
+        answers = self.worker.request(message, timeout, replies=len(calls))
+        results = []
+        for reply in answers:
+            try:
+                results.append(self._result(reply))
+            except StudentError as exc:
+                results.append(exc)
+        results += [StudentError({"kind": "not_run"})] * (len(calls) - len(results))
+        return results
+
     def getattr(self, name: str) -> CallResult:
         return self._request({"op": "getattr", "name": name})
 
-    def _request(self, message: dict) -> CallResult:
+    def _ready(self):
+        """Raise what prevents calling now; open a child if there is none."""
         if self.import_error is not None:
             if self.import_error.get("kind") == "time_limit":
                 raise StudentError({"kind": "time_limit"})
@@ -254,11 +316,16 @@ class StudentModule:
             raise StudentError({"kind": "gave_up", "failures": self.failures})
         if not self._open and self.open() is not None:
             raise StudentError({"kind": "import", "cause": self.import_error})
+
+    def _request(self, message: dict) -> CallResult:
+        self._ready()
         timeout = self._time_left()
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
         message.update(module=self.module, timeout=timeout)
-        reply = self.worker.request(message, timeout)
+        return self._result(self.worker.request(message, timeout))
+
+    def _result(self, reply: dict) -> CallResult:
         self._note_output(reply)
         if reply.get("ok"):
             return CallResult(value=reply.get("value"), type_name=reply.get("type", ""),
@@ -267,7 +334,7 @@ class StudentModule:
                               output=reply.get("output", ""), elapsed=reply.get("elapsed", 0.0),
                               aliases=reply.get("aliases") or [])
         error = reply.get("error") or {"kind": "crash"}
-        if error.get("kind") in ("crash", "timeout", "protocol", "bad_return_fatal"):
+        if error.get("kind") in FATAL:
             self.failures += 1
             self._open = False   # the child is gone; the next call starts a new one
         raise StudentError(error)

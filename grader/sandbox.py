@@ -95,9 +95,11 @@ def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:
             args += ["--ro-bind", str(path), str(path)]
     # Hide every site-packages (the grader and its course may be installed there),
     # then put numpy, and only numpy, back.
+    masks = []
     for directory in _site_dirs():
         if any(_within(directory, r) for r in roots) or directory.is_relative_to("/usr"):
             args += ["--tmpfs", str(directory)]
+            masks.append(str(directory))
     for directory in _numpy_dirs():
         args += ["--ro-bind", str(directory), str(directory)]
     # Anything of the course that would still be visible through a bound folder is masked.
@@ -105,8 +107,14 @@ def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:
         path = Path(path).resolve()
         if path.exists() and any(_within(path, r) for r in roots | {Path("/usr"), Path("/lib")}):
             args += ["--tmpfs", str(path)]
+            masks.append(str(path))
     args += ["--ro-bind", str(WORKER_DIR), SANDBOX_WORKER_DIR,
-             "--ro-bind", str(exchange), SANDBOX_EXCHANGE,
+             "--ro-bind", str(exchange), SANDBOX_EXCHANGE]
+    # Nothing but the private /tmp is writable: no file planted in /, /dev/shm or a masked
+    # site-packages can outlive a submission (the zygote empties /tmp between exercises).
+    for mask in masks:
+        args += ["--remount-ro", mask]
+    args += ["--remount-ro", "/dev", "--remount-ro", "/",
              "--chdir", "/tmp",
              "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--setenv", "LANG", "C.UTF-8",
              "--setenv", "PATH", "/usr/bin:/bin",

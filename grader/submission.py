@@ -114,6 +114,16 @@ class Submission:
 # entry point
 
 def load_submission(path: Path, workdir: Path) -> Submission:
+    """Load and normalise a submission (see the module docstring)."""
+    try:
+        return _load_submission(path, workdir)
+    except RecursionError:
+        raise SubmissionError(f"{path}: folders or code nested too deeply to be a submission") from None
+    except MemoryError:
+        raise SubmissionError(f"{path}: too large to load") from None
+
+
+def _load_submission(path: Path, workdir: Path) -> Submission:
     source = Path(path)
     shown = str(path)
     if not source.exists():
@@ -297,6 +307,9 @@ def _is_venv(path: str) -> bool:
     return os.path.exists(os.path.join(path, "pyvenv.cfg"))
 
 
+MAX_DEPTH = 32   # folder nesting a submission may have
+
+
 def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: str) -> list[tuple[str, Path]]:
     """All regular files under `folder` as (posix path relative to folder, real path to read)."""
     result: list[tuple[str, Path]] = []
@@ -332,6 +345,9 @@ def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: 
                     continue
             if os.path.isdir(real):
                 if real in ancestors or _is_venv(real):
+                    continue
+                if len(ancestors) > MAX_DEPTH:
+                    notes.append(f"{relname}: folders nested more than {MAX_DEPTH} deep; skipped")
                     continue
                 visit(real, relname + "/", ancestors | {real})
             elif os.path.isfile(real):

@@ -19,7 +19,8 @@ import time
 
 import numpy as np
 
-MAX_HEADER = 16 << 20     # a JSON header larger than this is refused
+MAX_HEADER = 4 << 20      # a JSON header larger than this is refused
+MAX_NODES = 200_000       # values (list items, dict entries...) decoded from one frame
 MAX_FRAME = 64 << 20      # header plus arrays: far above any honest result
 
 # Numeric dtypes only: object, void, string and datetime arrays never cross.
@@ -104,22 +105,28 @@ def _encode_array(value, blobs):
 
 # ---------------------------------------------------------------- decoding
 
-def decode(data, blobs: list, depth: int = 0):
+def decode(data, blobs: list, depth: int = 0, budget: list | None = None):
     """The inverse of :func:`encode`; refuses anything outside the format."""
     if depth > 60:
         raise WireError("value nested too deeply")
-    if data is None or type(data) in (bool, int, float, str):
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise WireError("value too large")
+    if data is None or type(data) in (bool, int, float):
         return data
+    if type(data) is str:
+        return clean_text(data)
     if type(data) is list:
-        return [decode(v, blobs, depth + 1) for v in data]
+        return [decode(v, blobs, depth + 1, budget) for v in data]
     if type(data) is not dict or len(data) == 0:
         raise WireError("malformed value")
     if "__nd__" in data:
         return _decode_array(data, blobs)
     if "__map__" in data:
-        return {_key(k): decode(v, blobs, depth + 1) for k, v in data["__map__"]}
+        return {clean_text(_key(k)): decode(v, blobs, depth + 1, budget) for k, v in data["__map__"]}
     if "__tuple__" in data:
-        return tuple(decode(v, blobs, depth + 1) for v in data["__tuple__"])
+        return tuple(decode(v, blobs, depth + 1, budget) for v in data["__tuple__"])
     if "__float__" in data:
         return float(data["__float__"])
     if "__complex__" in data:
@@ -146,7 +153,10 @@ def _decode_array(tag, blobs):
         raise WireError("array data missing")
     dt = np.dtype(dtype)
     data = blobs[index]
-    if len(data) != int(np.prod(shape, dtype=np.int64)) * dt.itemsize:
+    count = 1
+    for n in shape:   # Python integers: no overflow
+        count *= n
+    if len(data) != count * dt.itemsize:
         raise WireError("array data has the wrong size")
     array = np.frombuffer(data, dtype=dt).reshape(shape).copy()
     if tag.get("kind") == "scalar" and array.ndim == 0:
@@ -168,8 +178,8 @@ def pack(message: dict) -> bytes:
 def unpack(header: bytes, payload: bytes) -> dict:
     try:
         body = json.loads(header.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise WireError(f"malformed header: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise WireError(f"malformed header: {type(exc).__name__}") from None
     if type(body) is not dict:
         raise WireError("malformed header")
     sizes = body.pop("__blobs__", [])
@@ -181,7 +191,20 @@ def unpack(header: bytes, payload: bytes) -> dict:
     for n in sizes:
         blobs.append(payload[offset:offset + n])
         offset += n
-    return {key: decode(value, blobs) for key, value in body.items()}
+    budget = [MAX_NODES]
+    try:
+        return {clean_text(key): decode(value, blobs, 0, budget) for key, value in body.items()}
+    except WireError:
+        raise
+    except (TypeError, ValueError, OverflowError, RecursionError, MemoryError, KeyError, AttributeError) as exc:
+        raise WireError(f"malformed value: {type(exc).__name__}") from None
+
+
+def clean_text(text):
+    """Strings from the worker become valid UTF-8 (a lone surrogate would break every writer)."""
+    if type(text) is str:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 def send(fd: int, message: dict) -> None:

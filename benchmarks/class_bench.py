@@ -1,0 +1,226 @@
+"""Class grading throughput and memory, as ratios measured in one run.
+
+Generates N synthetic submissions (the reference and every known mistake,
+each laid out as a student folder) and prints submissions per second for:
+
+  * `grade class` with 1 and 2 jobs (sandboxed, fresh gradebook, end to end);
+  * one `grade check` process per submission (a sample, run one after another);
+  * an in-process floor: the same checks calling the student functions directly
+    in the grading process, without worker or sandbox (benchmark-only code);
+
+and the peak resident memory of the whole process tree while `grade class`
+grades 1000 submissions with 2 jobs.
+
+    python benchmarks/class_bench.py [--n 300] [--memory-n 1000] [--sample 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from grader.course import bundled_course_root, load_course  # noqa: E402
+from grader.modules import ModuleSet  # noqa: E402
+from grader.runner import CallResult, StudentError  # noqa: E402
+from grader.sandbox import Isolation  # noqa: E402
+from grader.validate import mistake_folder, reference_folder  # noqa: E402
+
+
+# ---------------------------------------------------------------- synthetic class
+
+def make_class(directory: Path, n: int) -> Path:
+    course = load_course(bundled_course_root())
+    variants = [(m, v) for e in course.exercises.values() for m in e.mistakes for v in m.variants]
+    templates = directory / "templates"
+    folders = [reference_folder(course, templates / "reference")]
+    for i, (mistake, variant) in enumerate(variants):
+        folders.append(mistake_folder(course, mistake, variant, templates / f"m{i:03d}"))
+    cls = directory / "class"
+    cls.mkdir(parents=True)
+    for i in range(n):
+        shutil.copytree(folders[i % len(folders)], cls / f"student{i:04d}")
+    return cls
+
+
+# ---------------------------------------------------------------- the in-process floor
+
+class InProcessModule:
+    """StudentModule's interface, calling the student's functions in this process."""
+
+    def __init__(self, root, module, timeout, deadline=None):
+        self.root, self.module = root, module
+        self.output: list[str] = []
+        self.import_error = None
+        self._module = None
+
+    def open(self):
+        try:
+            self._module = ModuleSet(Path(self.root)).get(self.module)
+        except Exception as exc:  # noqa: BLE001
+            self.import_error = {"kind": "exception", "type": type(exc).__name__, "message": str(exc)}
+        return self.import_error
+
+    def call(self, func, *args, return_args=False, reuse_args=False, **kwargs):
+        if self._module is None and self.open() is not None:
+            raise StudentError({"kind": "import", "cause": self.import_error})
+        function = getattr(self._module, func, None)
+        if function is None:
+            raise StudentError({"kind": "missing", "name": func})
+        args, kwargs = copy.deepcopy((list(args), kwargs))
+        try:
+            value = function(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            raise StudentError({"kind": "exception", "type": type(exc).__name__, "message": str(exc)}) from None
+        return CallResult(value=value, type_name=type(value).__name__, args_after=args, kwargs_after=kwargs)
+
+    def batch(self, calls, return_args=False):
+        results = []
+        for func, args, kwargs in calls:
+            try:
+                results.append(self.call(func, *args, return_args=return_args, **kwargs))
+            except StudentError as exc:
+                results.append(exc)
+        return results
+
+    def getattr(self, name):
+        if self._module is None and self.open() is not None:
+            raise StudentError({"kind": "import", "cause": self.import_error})
+        if not hasattr(self._module, name):
+            raise StudentError({"kind": "missing", "name": name})
+        return CallResult(value=getattr(self._module, name))
+
+    def close(self):
+        self._module = None
+
+
+class InProcessWorker:
+    isolation = Isolation("in-process (benchmark floor)")
+
+    def module(self, root, module, timeout, deadline=None):
+        return InProcessModule(root, module, timeout, deadline)
+
+    @contextlib.contextmanager
+    def staged(self, root):
+        yield str(root)
+
+    def close_session(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+def floor_rate(cls: Path) -> float:
+    from grader.engine import Grader
+    from grader.submission import load_submission
+
+    course = load_course(bundled_course_root())
+    entries = sorted(cls.iterdir())
+    with tempfile.TemporaryDirectory() as tmp, Grader(course, worker=InProcessWorker(), counterexamples=False) as g:
+        g.grade(load_submission(entries[0], Path(tmp) / "warm"))
+        start = time.perf_counter()
+        for i, entry in enumerate(entries):
+            g.grade(load_submission(entry, Path(tmp) / f"w{i}"))
+        return len(entries) / (time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- the CLI runs
+
+def grade_class(cls: Path, jobs: int, book: Path, extra=()) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "grader", "class", str(cls), "--jobs", str(jobs), "--force",
+                    "--gradebook", str(book), "--feedback", "none", "--format", "json", *extra],
+                   cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def check_rate(cls: Path, sample: int) -> float:
+    entries = sorted(cls.iterdir())[:sample]
+    start = time.perf_counter()
+    for entry in entries:
+        subprocess.run([sys.executable, "-m", "grader", "check", str(entry), "--format", "json"],
+                       cwd=ROOT, capture_output=True)
+    return len(entries) / (time.perf_counter() - start)
+
+
+def tree_rss(root_pid: int) -> int:
+    """Resident bytes of a process and all its descendants."""
+    parents, rss = {}, {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        parents[int(pid)] = int(fields.get("PPid", "0").strip() or 0)
+        rss[int(pid)] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024 if "VmRSS" in fields else 0
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
+def peak_memory(cls: Path, book: Path) -> tuple[int, float]:
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "2", "--force",
+                             "--gradebook", str(book), "--feedback", "markdown", "--format", "json",
+                             "--output", str(book.with_suffix(".json"))],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak, start = 0, time.perf_counter()
+    while proc.poll() is None:
+        peak = max(peak, tree_rss(proc.pid))
+        time.sleep(0.2)
+    return peak, time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=300, help="submissions for the throughput runs")
+    parser.add_argument("--memory-n", type=int, default=1000, help="submissions for the memory run")
+    parser.add_argument("--sample", type=int, default=8, help="submissions graded one process each")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="class-bench-") as tmp:
+        tmp = Path(tmp)
+        cls = make_class(tmp / "a", args.n)
+        n = args.n
+        one = n / grade_class(cls, 1, tmp / "g1.sqlite", ["--no-counterexamples"])
+        two = n / grade_class(cls, 2, tmp / "g2.sqlite", ["--no-counterexamples"])
+        two_cx = n / grade_class(cls, 2, tmp / "g3.sqlite", ["--counterexamples"])
+        per_process = check_rate(cls, args.sample)
+        floor = floor_rate(cls)
+        big = make_class(tmp / "b", args.memory_n)
+        peak, seconds = peak_memory(big, tmp / "g4.sqlite")
+    print(f"class grading benchmark: {n} synthetic submissions (the reference and every known mistake), "
+          f"{os.cpu_count()} CPUs")
+    print(f"{'':46} {'subs/s':>8} {'s/sub':>8}")
+    rows = [("grade class, 1 job", one), ("grade class, 2 jobs", two),
+            ("grade class, 2 jobs, with counterexamples", two_cx),
+            (f"one grade check process per submission ({args.sample})", per_process),
+            ("in-process floor (no worker, no sandbox, 1 process)", floor)]
+    for name, rate in rows:
+        print(f"{name:46} {rate:>8.1f} {1 / rate:>8.3f}")
+    print()
+    print(f"2 jobs vs one process per submission: {two / per_process:.1f}x faster per submission (target >= 20x)")
+    print(f"2 jobs vs the in-process floor:       {floor / two:.2f}x slower (target <= 3x)")
+    print(f"2 jobs throughput:                    {two:.1f} submissions/s (target >= 20)")
+    print(f"peak resident memory, {args.memory_n} submissions with 2 jobs: {peak / 2**20:.0f} MiB "
+          f"in {seconds:.0f} s (target < 500 MiB)")
+
+
+if __name__ == "__main__":
+    main()
