@@ -1,0 +1,127 @@
+"""`grade class`: same scores as `grade check`, a gradebook that loses nothing, resume after kill -9."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, STUBS, copy_reference
+from grader.sandbox import bwrap_path
+
+pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
+
+
+def run(*args, env=None, timeout=600):
+    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def with_mistake(folder: Path, exercise_file: str, mistake: Path) -> Path:
+    target = folder / exercise_file
+    target.write_text(target.read_text() + "\n\n" + mistake.read_text())
+    return folder
+
+
+@pytest.fixture
+def small_class(tmp_path):
+    cls = tmp_path / "class"
+    cls.mkdir()
+    copy_reference(cls / "alice")
+    shutil.copytree(STUBS, cls / "bob")
+    with_mistake(copy_reference(cls / "carol"), "rnn_step.py", ROOT / "solutions/mistakes/step/missing_bias.py")
+    (cls / "dave.py").write_text((ROOT / "tests/impls/single_file.py").read_text())
+    (cls / "notes.txt").write_text("not a submission")
+    return cls
+
+
+def attempts(book: Path) -> list[tuple]:
+    with sqlite3.connect(book) as db:
+        return db.execute("SELECT student, content FROM attempts ORDER BY id").fetchall()
+
+
+def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):
+    book = tmp_path / "book.sqlite"
+    code, out, err = run("class", small_class, "--jobs", "2", "--gradebook", book, "--format", "json",
+                         "--no-counterexamples")
+    assert code == 0, err
+    assert "skipped notes.txt" in err
+    graded = {s["student"]: s for s in json.loads(out)["submissions"]}
+    assert set(graded) == {"alice", "bob", "carol", "dave"}
+    for student, entry in (("alice", "alice"), ("bob", "bob"), ("carol", "carol"), ("dave", "dave.py")):
+        _, check_out, _ = run("check", small_class / entry, "--format", "json")
+        single = json.loads(check_out)
+        assert graded[student]["score"] == single["score"], student
+        assert [(e["id"], e["score"]) for e in graded[student]["exercises"]] == \
+               [(e["id"], e["score"]) for e in single["exercises"]]
+    assert graded["carol"]["exercises"][0]["diagnoses"] == ["step.missing_bias"]
+    feedback = book.parent / "class.feedback"
+    assert {p.stem for p in feedback.glob("*.md")} == {"alice", "bob", "carol", "dave"}
+    assert "step.missing_bias" in (feedback / "carol.md").read_text()
+
+    # A rerun grades only what changed; --force regrades all; nothing is ever overwritten.
+    assert len(attempts(book)) == 4
+    (small_class / "alice" / "param_count.py").write_text("def count_rnn_params(*a, **k):\n    return 0\n")
+    code, out, err = run("class", small_class, "--jobs", "1", "--gradebook", book, "--no-counterexamples")
+    assert code == 0 and "1 graded now, 3 unchanged" in out
+    rows = attempts(book)
+    assert len(rows) == 5 and rows[-1][0] == "alice"
+    run("class", small_class, "--jobs", "2", "--gradebook", book, "--force", "--no-counterexamples")
+    assert len(attempts(book)) == 9
+
+    export = tmp_path / "grades.csv"
+    code, out, err = run("export", "--csv", export, "--gradebook", book)
+    assert code == 0, err
+    with open(export, encoding="utf-8-sig") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0][:3] == ["student", "total", "max"] and "masking" in rows[0]
+    assert sorted(r[0] for r in rows[1:]) == ["alice", "bob", "carol", "dave"]
+
+
+def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
+    cls = tmp_path / "class"
+    cls.mkdir()
+    template = copy_reference(tmp_path / "template")
+    for i in range(24):
+        shutil.copytree(template, cls / f"s{i:02d}")
+    book = tmp_path / "book.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "1", "--gradebook",
+                             str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if book.exists() and 3 <= len(attempts(book)) < 20:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = attempts(book)
+    assert 3 <= len(before) < 24
+    code, out, err = run("class", cls, "--jobs", "2", "--gradebook", book, "--no-counterexamples",
+                         "--feedback", "none", "--format", "json")
+    assert code == 0, err
+    after = attempts(book)
+    assert after[:len(before)] == before                       # nothing lost or rewritten
+    students = [s for s, _ in after]
+    assert sorted(students) == sorted(f"s{i:02d}" for i in range(24))   # each graded exactly once
+    assert all(s["score"] == s["max_score"] for s in json.loads(out)["submissions"])
+
+
+def test_class_refuses_without_sandbox_unless_asked(small_class, tmp_path):
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}   # no bwrap on this PATH
+    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b.sqlite", env=env)
+    assert code == 2 and "sandbox" in err and "--no-sandbox" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b.sqlite", "--no-sandbox",
+                         "--no-counterexamples", "--format", "json", env=env)
+    assert code == 0, err
+    assert {s["isolation"] for s in json.loads(out)["submissions"]} == {"process"}
