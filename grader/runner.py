@@ -52,6 +52,14 @@ def checked(reply) -> dict:
     return reply
 
 
+def with_arguments(result: "CallResult", args, kwargs) -> "CallResult":
+    """The arguments as they are after the call: the ones sent, except those the call changed."""
+    changed, kw_changed = result.args_after, result.kwargs_after
+    result.args_after = [changed.get(str(i), arg) for i, arg in enumerate(args)]
+    result.kwargs_after = {k: kw_changed.get(k, v) for k, v in kwargs.items()}
+    return result
+
+
 class StudentError(Exception):
     """A call into student code did not return a value."""
 
@@ -278,8 +286,9 @@ class StudentModule:
 
     def call(self, func: str, *args, return_args: bool = False, reuse_args: bool = False, **kwargs) -> CallResult:
         """``reuse_args``: refill the previous call's argument objects with these values."""
-        return self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
-                              "return_args": return_args, "reuse_args": reuse_args})
+        result = self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
+                                "return_args": return_args, "reuse_args": reuse_args})
+        return with_arguments(result, args, kwargs) if return_args else result
 
     def batch(self, calls: list[tuple[str, tuple, dict]], return_args: bool = False) -> list:
         """Several calls in one round trip; each item is a CallResult or a StudentError.
@@ -295,9 +304,10 @@ class StudentModule:
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
         answers = self.worker.request(message, timeout, replies=len(calls))
         results = []
-        for reply in answers:
+        for reply, (_, args, kwargs) in zip(answers, calls):
             try:
-                results.append(self._result(reply))
+                result = self._result(reply)
+                results.append(with_arguments(result, args, kwargs) if return_args else result)
             except StudentError as exc:
                 results.append(exc)
         results += [StudentError({"kind": "not_run"})] * (len(calls) - len(results))
@@ -328,9 +338,10 @@ class StudentModule:
     def _result(self, reply: dict) -> CallResult:
         self._note_output(reply)
         if reply.get("ok"):
+            changed, kw_changed = reply.get("args_changed"), reply.get("kwargs_changed")
             return CallResult(value=reply.get("value"), type_name=reply.get("type", ""),
-                              args_after=reply.get("args_after", []),
-                              kwargs_after=reply.get("kwargs_after", {}),
+                              args_after=changed if type(changed) is dict else {},
+                              kwargs_after=kw_changed if type(kw_changed) is dict else {},
                               output=reply.get("output", ""), elapsed=reply.get("elapsed", 0.0),
                               aliases=reply.get("aliases") or [])
         error = reply.get("error") or {"kind": "crash"}

@@ -46,8 +46,11 @@ def small_class(tmp_path):
 
 
 def attempts(book: Path) -> list[tuple]:
-    with sqlite3.connect(book) as db:
-        return db.execute("SELECT student, content FROM attempts ORDER BY id").fetchall()
+    try:
+        with sqlite3.connect(book, timeout=30) as db:
+            return db.execute("SELECT student, content FROM attempts ORDER BY id").fetchall()
+    except sqlite3.OperationalError:   # the grader is still creating the gradebook
+        return []
 
 
 def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):

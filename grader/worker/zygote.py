@@ -373,6 +373,9 @@ class Harness:
         if request.get("reuse_args") and self.last_call is not None:
             args, kwargs = reuse(self.last_call, args, kwargs)
         self.last_call = (args, kwargs)
+        watch = request.get("return_args")
+        if watch:
+            before = ([snapshot(a) for a in args], {k: snapshot(v) for k, v in kwargs.items()})
         start = time.perf_counter()
         try:
             value = func(*args, **kwargs)
@@ -382,10 +385,21 @@ class Harness:
         elapsed = time.perf_counter() - start
         message = {"ok": True, "value": value, "elapsed": elapsed, "type": type_name(value),
                    "aliases": aliases(value, args, kwargs)}
-        if request.get("return_args"):
-            message["args_after"] = args
-            message["kwargs_after"] = kwargs
+        if watch:   # only the arguments the call changed travel back
+            message["args_changed"] = {str(i): a for i, (a, b) in enumerate(zip(args, before[0])) if snapshot(a) != b}
+            message["kwargs_changed"] = {k: v for k, v in kwargs.items() if snapshot(v) != before[1].get(k)}
         self.reply(message)
+
+
+def snapshot(value, depth=0):
+    """What an argument holds, to tell afterwards whether a call changed it."""
+    if type(value) is numpy.ndarray:
+        return ("nd", value.shape, value.dtype.str, value.tobytes())
+    if depth < 4 and type(value) is dict:
+        return ("dict", tuple((k, snapshot(v, depth + 1)) for k, v in value.items()))
+    if depth < 4 and type(value) in (list, tuple):
+        return (type(value).__name__, tuple(snapshot(v, depth + 1) for v in value))
+    return ("other", repr(type(value)), value if type(value) in (int, float, str, bool, type(None)) else id(value))
 
 
 def reuse(previous, args, kwargs):
