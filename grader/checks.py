@@ -178,6 +178,14 @@ class Context:
         if mismatch:
             raise_mismatch(mismatch, case)
 
+    def assert_right_after(self, got, expected, case: Case, what: str, holds: str):
+        """After a property check passed (``holds`` says which, as a message key), the values must be
+        right too: say so, so that the student does not look for a shape problem."""
+        mismatch = compare(got, expected, self.rtol, self.atol, what)
+        if mismatch:
+            raise Fail("prop.values_wrong", holds=Message(holds),
+                       detail=Message(mismatch.key, {**mismatch.params, "case": describe_case(case)}))
+
     def check_reference(self, tag: str, func: str, build: Callable, what: str = ""):
         """The usual check: every case of ``build`` against the reference, in one round trip."""
         pairs = self.cases_with_expected(tag, func, build)
@@ -206,7 +214,7 @@ class Context:
                     if compare(self.last.kwargs_after.get(k), before, 0.0, 0.0) is not None]
         if changed:
             raise Fail("prop.input_modified", name=func, position=", ".join(changed), case=describe_case(case))
-        self.assert_close(value, self.expected_for(func, case), case, func)
+        self.assert_right_after(value, self.expected_for(func, case), case, func, "holds.unchanged")
 
     def check_no_state(self, func: str, case_a: Case, case_b: Case, what: str = ""):
         """A, then B, then A again, the later calls reusing the same argument objects

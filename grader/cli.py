@@ -253,8 +253,12 @@ def class_report(gradebook, output, lang, course_dir):
         except CourseError:
             course = None     # the page still works; mistakes show their ids without titles
     output = output or path.parent / DEFAULT_NAME
-    with Gradebook(path) as book:
-        stats = collect(book, lang, course)
+    import sqlite3
+    try:
+        with Gradebook(path) as book:
+            stats = collect(book, lang, course)
+    except sqlite3.DatabaseError as exc:
+        raise BadInput(f"{path} is not a gradebook ({exc})") from None
     emit(render_html(stats, lang), output)
     click.echo(msg("class_report.wrote", lang, students=len(stats.students), path=str(output)))
 
