@@ -63,11 +63,16 @@ def bwrap_path() -> str | None:
 
 
 def _site_dirs() -> list[Path]:
+    """Every folder packages are installed in: this interpreter's, and in a virtual
+    environment also the base interpreter's (its runtime is bound too)."""
     dirs = list(site.getsitepackages())
     user = site.getusersitepackages()
     dirs += [user] if isinstance(user, str) else list(user)
-    dirs.append(sysconfig.get_paths()["purelib"])
-    dirs.append(sysconfig.get_paths()["platlib"])
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)):
+        paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
+        dirs += [paths["purelib"], paths["platlib"]]
+        for lib in (Path(prefix) / "lib").glob("python*"):
+            dirs += [str(lib / "site-packages"), str(lib / "dist-packages")]
     return [Path(d) for d in dict.fromkeys(dirs) if Path(d).is_dir()]
 
 

@@ -205,7 +205,8 @@ FIND_SOLUTIONS = f"""
 import os
 COURSE_FILES = {{"answers.yaml", "catalogue.yaml", "bptt.py", "birnn.py", "masking.py", "quiz.yaml"}}
 def _steal():
-    found = [p for p in ({str(ROOT)!r}, {str(bundled_course_root())!r}) if os.path.exists(p)]
+    course = [{str(ROOT / "solutions")!r}, {str(ROOT / "exercises")!r}, {str(bundled_course_root() / "solutions")!r}]
+    found = [p for p in course if os.path.exists(p)]
     for dirpath, dirnames, filenames in os.walk("/"):
         if dirpath.startswith(("/proc", "/sys", "/dev", "/submission")):
             dirnames[:] = []
