@@ -193,6 +193,9 @@ def test_report_in_chinese_and_default_gradebook(klass, tmp_path):
     assert '<html lang="zh-CN">' in content and "班级报告" in content and "漏掉了偏置 b" in content
     code, _, err = run("report", "--gradebook", tmp_path / "missing.sqlite")
     assert code == 2 and err.startswith("grade: no such gradebook")
+    (tmp_path / "junk.sqlite").write_text("not a database")
+    code, _, err = run("report", "--gradebook", tmp_path / "junk.sqlite")
+    assert code == 2 and "is not a gradebook" in err and len(err.strip().splitlines()) == 1
 
 
 def test_every_student_string_is_escaped(tmp_path, course):
