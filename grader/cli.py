@@ -68,7 +68,9 @@ def cli():
 @click.argument("path", required=False, default=".", type=click.Path(path_type=Path))
 @common_options
 @click.option("--no-sandbox", is_flag=True, help="Run student code as a plain process, without bubblewrap.")
-def check(path, fmt, output, lang, only, course_dir, no_sandbox):
+@click.option("--counterexamples/--no-counterexamples", default=True, show_default=True,
+              help="Search the smallest failing input for failing visible checks.")
+def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
     from grader.submission import load_submission
@@ -78,7 +80,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox):
     course.select(only)  # unknown ids are bad input before any work
     with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
         submission = load_submission(path, Path(workdir))
-        with Grader(course, isolation="none" if no_sandbox else "auto") as grader:
+        with Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples) as grader:
             if not grader.worker.isolation.sandboxed and not no_sandbox:
                 click.echo(f"grade: warning: not sandboxed ({grader.worker.isolation.reason}); "
                            "student code runs as a plain process", err=True)
