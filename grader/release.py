@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
+from grader.course import CourseError
 from grader.i18n import text
 
 NOTEBOOK_NAME = "rnn_exercises.ipynb"
@@ -30,8 +31,8 @@ required_plugins = rnn-grader
 """
 
 
-class ReleaseError(Exception):
-    pass
+class ReleaseError(CourseError):
+    """The course cannot produce a kit (a stub is missing): bad input, exit 2."""
 
 
 def write_kit(course, out: Path) -> list[Path]:

@@ -176,7 +176,6 @@ class Worker:
         within ``timeout``; reading stops after a failed one); a dead or stuck worker is replaced."""
         if self._proc is None or self._proc.poll() is not None:
             self._start()
-        proc = self._proc
         answers = []
         try:
             wire.send(self._to_worker, message)
