@@ -127,6 +127,7 @@ def instructions(course) -> str:
 3. Check your work at any time: `grade check .` (or `grade check {NOTEBOOK_NAME}`).
    `grade check . --only masking` checks one exercise; `--lang zh` gives Chinese feedback.
    Or run `pytest` in this folder: one test per check, the points at the end (`pytest -k masking`, `-x`, `--lf` work).
+   Pushed to GitHub, `.github/workflows/grade.yml` grades every push and shows the report in the job summary.
 4. Hand in this folder, a single `.py` file, the notebook, or a `.zip` of any of them.
 
 Some checks are hidden: they report pass or fail and their points, not their inputs.
@@ -140,6 +141,7 @@ Your functions must not modify their inputs or keep state between calls.
 3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only masking`
    只检查一个练习；`--lang en` 输出英文反馈。
    也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k masking`、`-x`、`--lf`）。
+   推送到 GitHub 后，`.github/workflows/grade.yml` 会在每次推送时评分，并在任务摘要中显示报告。
 4. 提交本文件夹、单个 `.py` 文件、笔记本，或它们的 `.zip` 压缩包。
 
 部分检查是隐藏的：只显示是否通过和分数，不显示输入。函数不得修改输入，也不得在两次调用之间保留状态。
