@@ -113,7 +113,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     from grader.feedback import FeedbackWriter
     from grader.gradebook import Gradebook
     from grader.progress import make_progress
-    from grader.sandbox import choose_isolation
+    from grader.sandbox import sandbox_unavailable
 
     lang = lang or default_language()
     if not directory.is_dir():
@@ -121,9 +121,9 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     course = open_course(course_dir)
     course.select(only)
     if not no_sandbox:
-        probe = choose_isolation(Path(tempfile.gettempdir()), "auto")
-        if not probe.sandboxed:
-            raise BadInput(f"no sandbox ({probe.reason}); refusing to grade a class without it "
+        reason = sandbox_unavailable()
+        if reason:
+            raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
                            "(pass --no-sandbox to grade anyway)")
     book_path = gradebook or default_gradebook(directory)
     writer = FeedbackWriter(book_path.parent / f"{directory.resolve().name}.feedback", feedback, lang)

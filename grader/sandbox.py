@@ -20,6 +20,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -155,18 +156,21 @@ def probe_bwrap(exchange: Path) -> str:
 
 
 def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()) -> Isolation:
-    """``mode``: "auto" (sandbox when possible), "sandbox" (required) or "none"."""
+    """``mode``: "none", or "auto"/"sandbox": bubblewrap when it works here (callers that
+    require it check ``sandboxed``)."""
     if mode == "none":
         return Isolation("process", reason="sandbox disabled")
-    reason = _probe_cached(str(exchange))
+    reason = sandbox_unavailable()
     if reason:
         return Isolation("process", reason=reason)
     return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True)
 
 
 @lru_cache(maxsize=None)
-def _probe_cached(exchange: str) -> str:
-    return probe_bwrap(Path(exchange))
+def sandbox_unavailable() -> str:
+    """Why bubblewrap cannot run the worker on this machine ('' when it can); probed once a process."""
+    with tempfile.TemporaryDirectory(prefix="grade-probe-") as empty:
+        return probe_bwrap(Path(empty))
 
 
 # ---------------------------------------------------------------- cgroups
