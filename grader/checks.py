@@ -126,10 +126,23 @@ class Context:
         try:
             result = self.student.call(func, *case.args, return_args=True, reuse_args=reuse, **case.kwargs)
         except StudentError as exc:
-            self.calls.append(RecordedCall(func, case, ("error", exc.error.get("type") or exc.kind)))
-            key, params = self.error_message(exc.error, func)
-            raise Fail(key, **params) from None
-        self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after, result.kwargs_after)))
+            result = exc
+        return self._judged(func, case, self._record(func, case, result))
+
+    def _record(self, func: str, case: Case, result):
+        """Keep a call that ran (a CallResult or a StudentError) for the diagnosis; return it."""
+        if isinstance(result, StudentError):
+            if result.kind != "not_run":
+                self.calls.append(RecordedCall(func, case, ("error", result.error.get("type") or result.kind)))
+        else:
+            self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after, result.kwargs_after)))
+        return result
+
+    def _judged(self, func: str, case: Case, result):
+        """The returned value, or :class:`Fail` saying why the call did not return one."""
+        if isinstance(result, StudentError):
+            key, params = self.error_message(result.error, func)
+            raise Fail(key, **params)
         self.last = result
         return result.value
 
@@ -192,18 +205,9 @@ class Context:
         results = self.student.batch([(func, case.args, case.kwargs) for case, _ in pairs], return_args=True)
         self.current = func
         for (case, _), result in zip(pairs, results):   # record every call that ran, in order
-            if isinstance(result, StudentError):
-                if result.kind != "not_run":
-                    self.calls.append(RecordedCall(func, case, ("error", result.error.get("type") or result.kind)))
-            else:
-                self.calls.append(RecordedCall(func, case, ("ok", result.value, result.args_after,
-                                                            result.kwargs_after)))
+            self._record(func, case, result)
         for (case, expected), result in zip(pairs, results):
-            if isinstance(result, StudentError):
-                key, params = self.error_message(result.error, func)
-                raise Fail(key, **params)
-            self.last = result
-            self.assert_close(result.value, expected, case, what or func)
+            self.assert_close(self._judged(func, case, result), expected, case, what or func)
 
     def check_unchanged(self, func: str, case: Case):
         """The call must leave its arguments as they were (and be right)."""

@@ -171,9 +171,13 @@ class Worker:
         if self._proc is not None and self._proc.poll() is None:
             self.request({"op": "close"}, 5)
 
-    def request(self, message: dict, timeout: float, replies: int = 1):
-        """Send one request and wait for its reply (or ``replies`` replies, as a list, each
-        within ``timeout``; reading stops after a failed one); a dead or stuck worker is replaced."""
+    def request(self, message: dict, timeout: float) -> dict:
+        """Send one request and wait for its reply; a dead or stuck worker is replaced."""
+        return self.exchange(message, timeout, 1)[0]
+
+    def exchange(self, message: dict, timeout: float, replies: int) -> list[dict]:
+        """Send one request and read up to ``replies`` replies, each within ``timeout``;
+        reading stops after one that ends the child. A dead or stuck worker is replaced."""
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         answers = []
@@ -188,7 +192,7 @@ class Worker:
             self.restarts += 1
             kind = "timeout" if isinstance(exc, wire.Timeout) else "crash"
             answers.append({"ok": False, "error": {"kind": kind, "seconds": timeout, "message": "worker lost"}})
-        return answers if replies != 1 or message.get("op") == "batch" else answers[0]
+        return answers
 
     def _kill(self):
         proc, self._proc = self._proc, None
@@ -301,7 +305,7 @@ class StudentModule:
             return [StudentError({"kind": "time_limit"})] * len(calls)
         message = {"op": "batch", "module": self.module, "timeout": timeout,
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
-        answers = self.worker.request(message, timeout, replies=len(calls))
+        answers = self.worker.exchange(message, timeout, len(calls))
         results = []
         for reply, (_, args, kwargs) in zip(answers, calls):
             try:

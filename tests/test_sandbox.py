@@ -195,7 +195,8 @@ def test_children_and_daemons_do_not_outlive_grading(tmp_path):
     with Grader(load_course(bundled_course_root()), isolation="sandbox") as grader:
         result = run_attack(grader, tmp_path, code, only=["step", "params"])
         assert no_process_with(marker)          # swept when the exercise's session closed
-        assert scores(result)["params"] == (8, 8) or scores(result)["params"][0] == scores(result)["params"][1]
+        params = scores(result)["params"]
+        assert params[0] == params[1]
     assert no_process_with(marker)
 
 
