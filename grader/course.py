@@ -70,9 +70,6 @@ class Exercise:
     def is_quiz(self) -> bool:
         return self.file.endswith((".yaml", ".yml"))
 
-    def check(self, check_id: str) -> CheckSpec:
-        return next(c for c in self.checks if c.id == check_id)
-
 
 @dataclass
 class Course:

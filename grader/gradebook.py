@@ -145,11 +145,6 @@ class Gradebook:
             " ORDER BY a.student").fetchall()
         return [_attempt(r) for r in rows]
 
-    def attempts_of(self, student: str) -> list[Attempt]:
-        rows = self.db.execute("SELECT id, student, content, graded_at, score, max_score, seconds, report_en"
-                               " FROM attempts WHERE student = ? ORDER BY id", (student,)).fetchall()
-        return [_attempt(r) for r in rows]
-
     def has_content(self, student: str, content: str) -> bool:
         latest = self.latest(student)
         return latest is not None and latest.content == content

@@ -120,10 +120,6 @@ class Worker:
         self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
         self._cgroup: Cgroup | None = None
 
-    @property
-    def memory(self) -> int:
-        return self.limits.memory
-
     def command(self) -> list[str]:
         extra = ["--sandboxed"] if self.isolation.sandboxed else []
         return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(), *extra]

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine import Grader
-from grader.runtime import module_name
 from grader.submission import load_submission
 
 
@@ -120,5 +119,3 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
         echo(f"  problem: {problem}")
     return report
 
-
-__all__ = ["validate_course", "reference_folder", "mistake_folder", "module_name"]
