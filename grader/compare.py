@@ -44,6 +44,24 @@ def fmt(x) -> str:
 def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatch | None:
     if isinstance(expected, np.ndarray):
         return _compare_array(got, expected, rtol, atol, where)
+    return _compare_other(got, expected, rtol, atol, where, compare)
+
+
+def same(got, expected, rtol: float, atol: float) -> bool:
+    """``compare(...) is None``, without working out where and how they differ."""
+    if isinstance(expected, np.ndarray):
+        return _compare_array(got, expected, rtol, atol, "", brief=True) is None
+    return _compare_other(got, expected, rtol, atol, "", _brief) is None
+
+
+def _brief(got, expected, rtol, atol, where):
+    return None if same(got, expected, rtol, atol) else _DIFFERENT
+
+
+_DIFFERENT = Mismatch("cmp.values")
+
+
+def _compare_other(got, expected, rtol, atol, where, compare_item) -> Mismatch | None:
     if isinstance(expected, (bool, np.bool_)):
         if not isinstance(got, (bool, np.bool_)):
             return Mismatch("cmp.type", {"where": where, "expected": "bool", "got": type_label(got)})
@@ -70,7 +88,7 @@ def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatc
         if len(got) != len(expected):
             return Mismatch("cmp.length", {"where": where, "expected": len(expected), "got": len(got)})
         for i, (g, e) in enumerate(zip(got, expected)):
-            found = compare(g, e, rtol, atol, f"{where}[{i}]")
+            found = compare_item(g, e, rtol, atol, f"{where}[{i}]")
             if found:
                 return found
         return None
@@ -83,7 +101,7 @@ def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatc
             return Mismatch("cmp.keys", {"where": where, "missing": ", ".join(map(str, missing)) or "-",
                                          "extra": ", ".join(map(str, extra[:5])) or "-"})
         for k in expected:
-            found = compare(got[k], expected[k], rtol, atol, f"{where}[{k!r}]")
+            found = compare_item(got[k], expected[k], rtol, atol, f"{where}[{k!r}]")
             if found:
                 return found
         return None
@@ -92,7 +110,7 @@ def compare(got, expected, rtol: float, atol: float, where: str = "") -> Mismatc
     return None if got == expected else Mismatch("cmp.value", {"where": where, "expected": fmt(expected), "got": fmt(got)})
 
 
-def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | None:
+def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) -> Mismatch | None:
     if not isinstance(got, np.ndarray):
         return Mismatch("cmp.not_array", {"where": where, "got": type_label(got),
                                           "shape": tuple(expected.shape)})
@@ -119,6 +137,8 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
             return None
     both_nan = (np.isnan(g) & np.isnan(e)) | (g == e)   # equal infinities are equal too
     bad_nan = ~np.isfinite(g) & np.isfinite(e)
+    if brief and bad_nan.any():
+        return _DIFFERENT
     if bad_nan.any():
         index = tuple(int(i) for i in np.argwhere(bad_nan)[0])
         return Mismatch("cmp.array_not_finite", {"where": where, "count": int(bad_nan.sum()),
@@ -131,6 +151,8 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where) -> Mismatch | N
     bad &= ~both_nan
     if not bad.any():
         return None
+    if brief:
+        return _DIFFERENT
     index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, np.nan_to_num(err, nan=np.inf), -1.0)), e.shape))
     with np.errstate(all="ignore"):
         rel = fmt(err[index] / abs(e[index])) if abs(e[index]) > 1e-12 else "-"

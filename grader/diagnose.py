@@ -16,7 +16,7 @@ import hashlib
 import numpy as np
 
 from grader.checks import RecordedCall, quiet_numpy
-from grader.compare import compare
+from grader.compare import same
 from grader.course import MistakeSpec
 from grader.modules import ModuleSet
 from grader.runtime import module_name
@@ -61,7 +61,7 @@ def signature(value):
 
 
 def same_values(a: tuple, b: tuple, rtol: float, atol: float) -> bool:
-    return all(compare(x, y, rtol, atol) is None for x, y in zip(a[1:], b[1:]))
+    return all(same(x, y, rtol, atol) for x, y in zip(a[1:], b[1:]))
 
 
 def difference(reference: tuple, wrong: tuple, rtol: float, atol: float) -> str | None:

@@ -82,8 +82,11 @@ class Gradebook:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        # WAL with synchronous=NORMAL: a committed attempt survives the grader being killed
+        # (kill -9, Ctrl-C, a crash) at any point; only a power cut can lose the last few, and
+        # those are regraded by the next run. FULL would add an fsync per submission.
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
 
     def close(self):

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
+import select
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -25,7 +28,9 @@ from grader.sandbox import Cgroup, Isolation, choose_isolation
 from grader.worker import wire
 
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
-REPLY_SLACK = 2.0                 # the zygote's own margin beyond a call's timeout
+REPLY_SLACK = 0.5                 # seconds beyond a call's timeout for its reply to arrive
+CONTROL_TIMEOUT = 5.0             # seconds for the worker to fork or kill a child
+MAX_CONTROL = 1 << 16             # bytes of one control reply
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
 FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
 OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
@@ -98,8 +103,27 @@ class Limits:
                 "nofile": self.open_files, "nproc": self.processes}
 
 
+class Session:
+    """The grader's ends of one worker child's pipes, and what it has imported."""
+
+    def __init__(self, root: str, to_child: int, from_child: int):
+        self.root, self.to_child, self.from_child = root, to_child, from_child
+        self.imports: dict[str, dict | None] = {}   # module -> its import error, or None
+
+    def close(self):
+        for fd in (self.to_child, self.from_child):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 class Worker:
     """One warm worker process, started lazily and restarted when it dies.
+
+    A submission gets one child of that worker (a *session*), forked when the first
+    exercise needs it and killed when the submission is unstaged; a crash or a
+    timeout ends it early, and the next call starts a fresh one.
 
     ``isolation``: "auto" uses bubblewrap when it works on this machine,
     "sandbox" requires it, "none" runs the worker as a plain process.
@@ -110,13 +134,16 @@ class Worker:
         self.mode = isolation
         self.hidden = list(hidden)
         self._proc: subprocess.Popen | None = None
-        self._to_worker: int | None = None
-        self._from_worker: int | None = None
+        self._control: socket.socket | None = None
+        self.session: Session | None = None
+        self.sessions = 0   # sessions opened so far: a module imported in an older one must be imported again
+        self.tainted = 0    # sessions not reused because an exercise left the child changed
         self.restarts = 0
         _remove_stale_exchanges()
         self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
         os.chmod(self._exchange, 0o755)   # the sandbox's user must be able to read it
         self._staged = itertools.count()
+        self._root: str | None = None
         self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
         self._cgroup: Cgroup | None = None
 
@@ -130,20 +157,21 @@ class Worker:
             self._cgroup = Cgroup(pids_max=self.limits.processes * 2,
                                   memory_max=self.limits.memory + (512 << 20))
         cgroup = self._cgroup if self._cgroup is not None and self._cgroup.active else None
-        # The protocol runs on two extra pipes, not on stdin/stdout: bubblewrap's pid 1 keeps
+        # The control channel is an extra socket, not stdin/stdout: bubblewrap's pid 1 keeps
         # its stdio, and the sandbox user could reach it through /proc/1/fd.
-        request_r, request_w = os.pipe()
-        reply_r, reply_w = os.pipe()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self._proc = subprocess.Popen(
-                [*self.command(), f"--fds={request_r},{reply_w}"], stdin=subprocess.DEVNULL,
+                [*self.command(), f"--control={theirs.fileno()}"], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
-                cwd="/", close_fds=True, pass_fds=(request_r, reply_w), start_new_session=True,
+                cwd="/", close_fds=True, pass_fds=(theirs.fileno(),), start_new_session=True,
                 preexec_fn=cgroup.enter if cgroup else None)
+        except BaseException:
+            ours.close()
+            raise
         finally:
-            os.close(request_r)
-            os.close(reply_w)
-        self._to_worker, self._from_worker = request_w, reply_r
+            theirs.close()
+        self._control = ours
 
     def module(self, root: str, module: str, timeout: float, deadline: float | None = None) -> "StudentModule":
         """One exercise's handle on a student module in this worker."""
@@ -163,42 +191,90 @@ class Worker:
             self.close_session()
             shutil.rmtree(target, ignore_errors=True)
 
-    def close_session(self):
-        if self._proc is not None and self._proc.poll() is None:
-            self.request({"op": "close"}, 5)
+    # ------------------------------------------------------------ the worker's control channel
 
-    def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and wait for its reply; a dead or stuck worker is replaced."""
-        return self.exchange(message, timeout, 1)[0]
-
-    def exchange(self, message: dict, timeout: float, replies: int) -> list[dict]:
-        """Send one request and read up to ``replies`` replies, each within ``timeout``;
-        reading stops after one that ends the child. A dead or stuck worker is replaced."""
+    def _control_request(self, message: dict, timeout: float = CONTROL_TIMEOUT, fds: int = 0):
+        """One control request and its reply (and the descriptors it carries), or None when the
+        worker is gone or misbehaves; it is then replaced on the next request."""
         if self._proc is None or self._proc.poll() is not None:
+            self._kill()
             self._start()
-        answers = []
+        received = []
         try:
-            wire.send(self._to_worker, message)
-            while len(answers) < replies:
-                answers.append(checked(wire.recv(self._from_worker, time.monotonic() + timeout + REPLY_SLACK)))
-                if not answers[-1].get("ok") and answers[-1].get("error", {}).get("kind") in FATAL:
-                    break
-        except (wire.Timeout, wire.Closed, wire.WireError, OSError) as exc:
+            self._control.send(json.dumps(message).encode("utf-8"))
+            if not select.select([self._control], [], [], timeout)[0]:
+                raise TimeoutError("control request timed out")
+            data, received, flags, _ = socket.recv_fds(self._control, MAX_CONTROL, max(fds, 1))
+            reply = json.loads(data.decode("utf-8")) if data else None
+            if type(reply) is not dict or reply.get("ok") is not True or len(received) != fds:
+                raise ValueError("malformed control reply")
+            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC) or not all(_is_pipe(fd) for fd in received):
+                raise ValueError("malformed control reply")
+            return reply, received
+        except (OSError, ValueError, TimeoutError):
+            for fd in received:
+                os.close(fd)
             self._kill()
             self.restarts += 1
-            kind = "timeout" if isinstance(exc, wire.Timeout) else "crash"
-            answers.append({"ok": False, "error": {"kind": kind, "seconds": timeout, "message": "worker lost"}})
+            return None, []
+
+    def open_session(self, root: str) -> Session | None:
+        """A fresh child for the staged submission at ``root``; None if the worker failed."""
+        self.close_session()
+        reply, fds = self._control_request({"op": "open", "root": root, "limits": self.limits.as_request()}, fds=2)
+        if reply is None:
+            return None
+        os.set_blocking(fds[0], False)   # a child that stops reading must not block the grader
+        self.session, self.sessions = Session(root, *fds), self.sessions + 1
+        return self.session
+
+    def end_session(self) -> tuple[dict | None, str]:
+        """Kill the current child; how it ended if it died on its own, and its last output."""
+        session, self.session = self.session, None
+        if session is None:
+            return None, ""
+        session.close()
+        reply, _ = self._control_request({"op": "close"})
+        if reply is None:
+            return None, ""
+        death, output = reply.get("death"), reply.get("output")
+        return (death if type(death) is dict else None), (output if type(output) is str else "")
+
+    def close_session(self):
+        if self.session is not None:
+            self.end_session()
+
+    # ------------------------------------------------------------ the session's child
+
+    def exchange(self, message: dict, timeout: float, replies: int) -> list[dict]:
+        """Send one request to the current child and read up to ``replies`` replies, each
+        within ``timeout``. Reading stops after an error that ends the child: a timeout,
+        a crash (it died or closed its pipe) or a protocol error (a garbled reply)."""
+        session = self.session
+        answers = []
+        try:
+            wire.send(session.to_child, message, time.monotonic() + timeout + REPLY_SLACK)
+            while len(answers) < replies:
+                answers.append(checked(wire.recv(session.from_child, time.monotonic() + timeout + REPLY_SLACK)))
+        except wire.Timeout:
+            _, output = self.end_session()
+            answers.append({"ok": False, "error": {"kind": "timeout", "seconds": timeout, "output": output}})
+        except (wire.Closed, OSError):
+            death, output = self.end_session()
+            answers.append({"ok": False, "error": {"kind": "crash", **(death or {}), "output": output}})
+        except wire.WireError as exc:
+            _, output = self.end_session()
+            answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
 
     def _kill(self):
+        if self.session is not None:
+            self.session.close()
+            self.session = None
         proc, self._proc = self._proc, None
-        for fd in (self._to_worker, self._from_worker):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._to_worker = self._from_worker = None
+        if self._control is not None:
+            self._control.close()
+            self._control = None
         if proc is None:
             return
         try:
@@ -211,7 +287,7 @@ class Worker:
     def stop(self):
         if self._proc is not None and self._proc.poll() is None:
             try:
-                wire.send(self._to_worker, {"op": "exit"})
+                self._control.send(json.dumps({"op": "exit"}).encode("utf-8"))
                 self._proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -228,6 +304,13 @@ class Worker:
         self.stop()
 
 
+def _is_pipe(fd: int) -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
 def _remove_stale_exchanges():
     """Exchange folders of graders that were killed before they could clean up."""
     for folder in Path(tempfile.gettempdir()).glob("grade-exchange-*-*"):
@@ -240,37 +323,46 @@ def _remove_stale_exchanges():
 
 
 class StudentModule:
-    """One exercise's calls into one student module, in a child of its own."""
+    """One exercise's calls into one student module, in the submission's child."""
 
     def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None):
         self.worker, self.root, self.module, self.timeout = worker, str(root), module, timeout
         self.deadline = deadline   # time.monotonic() past which nothing more is run for this submission
         self.import_error: dict | None = None
         self.failures = 0
-        self._open = False
+        self._session: int | None = None   # the worker session the module is imported in
         self.output: list[str] = []   # what the student code printed, in order
         self.keep_output = True       # off while a hidden check runs: its prints could show its inputs
 
     def open(self) -> dict | None:
-        """Import the module in a fresh child; return the import error, if any."""
+        """Import the module in the submission's child (a fresh one if there is none, or if
+        an earlier exercise left it changed); return the import error, if any."""
         timeout = self._time_left()
         if timeout <= 0:
             self.import_error = {"kind": "time_limit"}
             return self.import_error
-        reply = self.worker.request({"op": "open", "root": self.root, "modules": [self.module],
-                                     "timeout": timeout, "limits": self.worker.limits.as_request()},
-                                    timeout)
+        reply = self._import(timeout)
         self._note_output(reply)
         if not reply.get("ok"):
             self.import_error = reply.get("error", {"kind": "crash"})
         else:
-            imports = reply.get("imports")
-            self.import_error = (imports.get(self.module) if type(imports) is dict
-                                 else {"kind": "protocol", "message": "malformed reply"})
-            if self.import_error is not None and type(self.import_error) is not dict:
-                self.import_error = {"kind": "protocol", "message": "malformed reply"}
-        self._open = self.import_error is None
+            error = reply.get("error")
+            self.import_error = error if error is None or type(error) is dict else {
+                "kind": "protocol", "message": "malformed reply"}
+        self._session = self.worker.sessions if self.import_error is None else None
         return self.import_error
+
+    def _import(self, timeout: float) -> dict:
+        session = self.worker.session
+        reused = session is not None and session.root == self.root
+        for check in ((True, False) if reused else (False,)):
+            if not check and self.worker.open_session(self.root) is None:
+                return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
+            reply = self.worker.exchange({"op": "import", "module": self.module, "check": check}, timeout, 1)[0]
+            if not (reply.get("ok") and reply.get("tainted")):
+                return reply
+            self.worker.tainted += 1
+        return {"ok": False, "error": {"kind": "protocol", "message": "a fresh child reported changes"}}
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""
@@ -299,7 +391,7 @@ class StudentModule:
         timeout = self._time_left()
         if timeout <= 0:
             return [StudentError({"kind": "time_limit"})] * len(calls)
-        message = {"op": "batch", "module": self.module, "timeout": timeout,
+        message = {"op": "batch", "module": self.module,
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
         answers = self.worker.exchange(message, timeout, len(calls))
         results = []
@@ -316,23 +408,24 @@ class StudentModule:
         return self._request({"op": "getattr", "name": name})
 
     def _ready(self):
-        """Raise what prevents calling now; open a child if there is none."""
+        """Raise what prevents calling now; import the module again if its child is gone."""
         if self.import_error is not None:
             if self.import_error.get("kind") == "time_limit":
                 raise StudentError({"kind": "time_limit"})
             raise StudentError({"kind": "import", "cause": self.import_error})
         if self.failures >= MAX_FAILURES:
             raise StudentError({"kind": "gave_up", "failures": self.failures})
-        if not self._open and self.open() is not None:
-            raise StudentError({"kind": "import", "cause": self.import_error})
+        if self.worker.session is None or self._session != self.worker.sessions:
+            if self.open() is not None:
+                raise StudentError({"kind": "import", "cause": self.import_error})
 
     def _request(self, message: dict) -> CallResult:
         self._ready()
         timeout = self._time_left()
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
-        message.update(module=self.module, timeout=timeout)
-        return self._result(self.worker.request(message, timeout))
+        message["module"] = self.module
+        return self._result(self.worker.exchange(message, timeout, 1)[0])
 
     def _result(self, reply: dict) -> CallResult:
         self._note_output(reply)
@@ -345,8 +438,7 @@ class StudentModule:
                               aliases=reply.get("aliases") or [])
         error = reply.get("error") or {"kind": "crash"}
         if error.get("kind") in FATAL:
-            self.failures += 1
-            self._open = False   # the child is gone; the next call starts a new one
+            self.failures += 1   # the child is gone; the next call starts a new one
         raise StudentError(error)
 
     def _time_left(self) -> float:
@@ -355,6 +447,4 @@ class StudentModule:
         return min(self.timeout, self.deadline - time.monotonic())
 
     def close(self):
-        """Done with this child. No round trip: the worker ends it (and sweeps what it left)
-        when the next exercise opens, or when the submission is unstaged."""
-        self._open = False
+        """Done with this exercise. The child stays for the submission's other exercises."""

@@ -78,10 +78,13 @@ def test_malformed_tags_are_refused(tag):
 
 def test_truncated_and_oversized_frames():
     r, w = os.pipe()
-    os.write(w, struct.pack(">I", wire.MAX_HEADER + 1))
-    with pytest.raises(wire.WireError):
+    os.write(w, struct.pack(">II", wire.MAX_HEADER + 1, 0))
+    with pytest.raises(wire.WireError, match="header too large"):
         wire.recv(r)
-    os.write(w, struct.pack(">I", 100) + b"{")
+    os.write(w, struct.pack(">II", 2, wire.MAX_FRAME + 1))
+    with pytest.raises(wire.WireError, match="frame too large"):
+        wire.recv(r)
+    os.write(w, struct.pack(">II", 100, 0) + b"{")
     os.close(w)
     with pytest.raises(wire.Closed):
         wire.recv(r)
@@ -93,5 +96,17 @@ def test_recv_times_out():
     with pytest.raises(wire.Timeout):
         import time
         wire.recv(r, time.monotonic() + 0.05)
+    os.close(r)
+    os.close(w)
+
+
+def test_send_to_a_peer_that_stops_reading_times_out():
+    import time
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    start = time.monotonic()
+    with pytest.raises(wire.Timeout):
+        wire.send(w, {"value": np.zeros(1 << 18)}, time.monotonic() + 0.2)   # 2 MiB > any pipe buffer
+    assert time.monotonic() - start < 2
     os.close(r)
     os.close(w)

@@ -31,6 +31,10 @@ def odd():
     return object()
 def env():
     return dict(os.environ)
+def stop_reading(*args):
+    import signal, threading
+    threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGSTOP)).start()
+    return 0
 COUNT = [0]
 def counter():
     COUNT[0] += 1
@@ -86,11 +90,35 @@ def test_stdin_is_empty_and_env_is_clean(student, monkeypatch):
     assert "GRADER_SECRET" not in env and env.get("OPENBLAS_NUM_THREADS") == "1"
 
 
-def test_each_session_starts_fresh(student):
-    first, second = student(), student()
-    assert first.call("counter").value == 1
-    assert first.call("counter").value == 2
-    assert second.call("counter").value == 1
+def test_exercises_share_the_child_and_each_submission_starts_fresh(worker, tmp_path):
+    (tmp_path / "mod.py").write_text(MODULE)
+    with worker.staged(tmp_path) as root:
+        first, second = StudentModule(worker, root, "mod", 2.0), StudentModule(worker, root, "mod", 2.0)
+        assert first.call("counter").value == 1
+        assert first.call("counter").value == 2
+        assert second.call("counter").value == 3     # imported once per submission
+        assert "".join(second.output) == ""          # the import's prints belong to the first
+    with worker.staged(tmp_path) as root:
+        assert StudentModule(worker, root, "mod", 2.0).call("counter").value == 1
+
+
+def test_a_crash_costs_the_call_and_the_next_import_is_fresh(student):
+    s = student()
+    assert s.call("counter").value == 1
+    with pytest.raises(StudentError):
+        s.call("crash")
+    assert s.call("counter").value == 1
+
+
+def test_a_child_that_stops_reading_costs_only_its_timeout(student, tmp_path):
+    s = student(timeout=0.5)
+    s.call("stop_reading")
+    time.sleep(0.2)
+    start = time.monotonic()
+    with pytest.raises(StudentError) as info:   # 16 MiB of input: more than a pipe holds
+        s.call("double", np.zeros(2 << 20))
+    assert info.value.kind == "timeout" and time.monotonic() - start < 5
+    assert s.call("double", 3).value == 6
 
 
 def test_gives_up_after_repeated_failures(student):

@@ -1,7 +1,7 @@
 """The wire format between the trusted grader and the worker: plain data only.
 
-A frame is a 4-byte big-endian header length, a UTF-8 JSON header, then the raw
-bytes of every array the header refers to. Nothing is ever pickled: arrays
+A frame is two 4-byte big-endian lengths (the header's and the arrays'), a
+UTF-8 JSON header, then the raw bytes of every array the header refers to. Nothing is ever pickled: arrays
 travel as (dtype, shape, bytes) with a whitelist of numeric dtypes, so a
 decoded value is always a plain ``numpy.ndarray`` or a JSON value.
 
@@ -172,7 +172,10 @@ def pack(message: dict) -> bytes:
     body = {key: encode(value, blobs) for key, value in message.items()}
     body["__blobs__"] = [len(b) for b in blobs]
     header = json.dumps(body, allow_nan=False).encode("utf-8")
-    return b"".join([struct.pack(">I", len(header)), header, *blobs])
+    return b"".join([_PREFIX.pack(len(header), sum(body["__blobs__"])), header, *blobs])
+
+
+_PREFIX = struct.Struct(">II")
 
 
 def unpack(header: bytes, payload: bytes) -> dict:
@@ -207,27 +210,30 @@ def clean_text(text):
     return text
 
 
-def send(fd: int, message: dict) -> None:
+def send(fd: int, message: dict, deadline: float | None = None) -> None:
+    """Write one frame. With a deadline, ``fd`` should be non-blocking: a peer that stops
+    reading then raises Timeout instead of blocking the grader."""
     data = memoryview(pack(message))
     while data:
-        written = os.write(fd, data)
-        data = data[written:]
+        try:
+            data = data[os.write(fd, data):]
+        except BlockingIOError:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and (left <= 0 or not select.select([], [fd], [], left)[1]):
+                raise Timeout() from None
+            if left is None:
+                select.select([], [fd], [])
 
 
 def recv(fd: int, deadline: float | None = None) -> dict:
     """Read one frame; raise Timeout past ``deadline`` (a time.monotonic value)."""
-    (length,) = struct.unpack(">I", _read_exact(fd, 4, deadline))
-    if length > MAX_HEADER:
+    header_size, payload_size = _PREFIX.unpack(_read_exact(fd, _PREFIX.size, deadline))
+    if header_size > MAX_HEADER:
         raise WireError("header too large")
-    header = _read_exact(fd, length, deadline)
-    try:
-        sizes = json.loads(header.decode("utf-8")).get("__blobs__", [])
-        total = sum(int(n) for n in sizes)
-    except (UnicodeDecodeError, ValueError, TypeError, AttributeError):
-        raise WireError("malformed header") from None
-    if total > MAX_FRAME:
+    if payload_size > MAX_FRAME:
         raise WireError("frame too large")
-    return unpack(header, _read_exact(fd, total, deadline))
+    frame = _read_exact(fd, header_size + payload_size, deadline)
+    return unpack(frame[:header_size], frame[header_size:])
 
 
 def _read_exact(fd: int, n: int, deadline: float | None) -> bytes:
@@ -242,4 +248,4 @@ def _read_exact(fd: int, n: int, deadline: float | None) -> bytes:
             raise Closed()
         chunks.append(chunk)
         missing -= len(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)

@@ -1,23 +1,29 @@
 """The worker: the only process that ever runs student code.
 
 It starts once, imports numpy, and then forks one child per *session* (one
-exercise's view of a submission). The child imports the student's modules
-and answers calls; the zygote relays frames between the trusted grader and
-the child and enforces the per-call wall clock: a child that hangs is killed
-with its whole process group, a child that dies is reported as a crash.
-Either way the zygote survives for the next session.
+submission). The grader talks to that child directly, on two fresh pipes the
+zygote hands over with SCM_RIGHTS: the child imports the student's modules as
+they are needed and answers calls. The zygote itself only forks, kills and
+reaps, so a stuck or crashed child never takes it down, and frames a student
+forges on a session's pipes die with that session.
 
-Run as a script (``python -I zygote.py``). It imports only the standard
-library, numpy and the ``wire`` module beside it, so the sandbox needs to
-expose nothing else of the grader. Expected values never come here: requests
-carry inputs only.
+Run as a script (``python -I zygote.py --control=FD``). It imports only the
+standard library, numpy and the ``wire`` module beside it, so the sandbox
+needs to expose nothing else of the grader. Expected values never come here:
+requests carry inputs only.
 
-Requests from the grader (stdin) and the replies (the original stdout):
-  {"op": "open", "root", "modules", "timeout", "limits"} -> {"ok", "imports", "output"}
-  {"op": "call", "module", "func", "args", "kwargs", "timeout", "return_args"}
-        -> {"ok": True, "value", "args_after", "output", "elapsed"} or {"ok": False, "error"}
-  {"op": "getattr", "module", "name", "timeout"} -> like call
-  {"op": "close"} -> {"ok": True};  {"op": "exit"} ends the worker.
+Control messages (one JSON datagram each, on the SOCK_SEQPACKET socket FD):
+  {"op": "open", "root", "limits"} -> {"ok": True} with the grader's ends of the
+        child's request and reply pipes attached
+  {"op": "close"} -> {"ok": True, "death": how the child ended or None, "output"}
+  {"op": "exit"} ends the worker.
+Requests to a session's child (``wire`` frames), one reply frame per call:
+  {"op": "import", "module"} -> {"ok", "error": None or how the import failed, "output"}
+  {"op": "call", "module", "func", "args", "kwargs", "return_args", "reuse_args"}
+        -> {"ok": True, "value", "type", "args_changed", "aliases", "output", "elapsed"}
+           or {"ok": False, "error"}
+  {"op": "getattr", "module", "name"} -> like call
+  {"op": "batch", "module", "calls": [call, ...]} -> one reply per call
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sys
 import time
 
@@ -32,54 +39,49 @@ import numpy  # noqa: F401  -- imported once here so every child starts warm
 
 # Run with -I, Python does not put this folder on the path; the child takes it off again.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import process_state  # noqa: E402
 import wire  # noqa: E402
 
 OUTPUT_KEEP = 4096          # bytes of a child's stdout/stderr kept per reply
-SLACK = 0.5                 # seconds added to a call's timeout for the reply to arrive
+MAX_CONTROL = 1 << 16       # bytes of one control datagram
 
 
 class Session:
     """The zygote's handle on one forked child."""
 
-    def __init__(self, pid, to_child, from_child, capture_fd):
-        self.pid, self.to_child, self.from_child, self.capture_fd = pid, to_child, from_child, capture_fd
-        self.status = None
+    def __init__(self, pid, capture_fd):
+        self.pid, self.capture_fd = pid, capture_fd
 
-    def kill(self):
-        if self.status is None:
-            for target in (lambda: os.killpg(self.pid, signal.SIGKILL),
-                           lambda: os.kill(self.pid, signal.SIGKILL)):
-                try:
-                    target()
-                except OSError:
-                    pass
-            self.reap()
-        for fd in (self.to_child, self.from_child, self.capture_fd):
+    def end(self):
+        """Kill the child and all it started; say how it ended if it died on its own."""
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid, status = self.pid, 0
+        death = describe_death(status) if pid == self.pid else None
+        for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
             try:
-                os.close(fd)
+                target()
             except OSError:
                 pass
-        self.to_child = self.from_child = self.capture_fd = -1
-
-    def reap(self):
-        if self.status is None:
+        if pid != self.pid:
             try:
-                _, status = os.waitpid(self.pid, 0)
+                os.waitpid(self.pid, 0)
             except ChildProcessError:
-                status = 0
-            self.status = status
-        return self.status
+                pass
+        output = read_capture(self.capture_fd)
+        try:
+            os.close(self.capture_fd)
+        except OSError:
+            pass
+        return death, output
 
-    def death(self):
-        """Describe how the child ended, for the student."""
-        status = self.reap()
-        error = {"kind": "crash", "output": read_capture(self.capture_fd)}
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            error["signal"] = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        elif os.WIFEXITED(status):
-            error["exit_code"] = os.WEXITSTATUS(status)
-        return error
+
+def describe_death(status):
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return {"signal": signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)}
+    return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1}
 
 
 def read_capture(fd):
@@ -87,6 +89,8 @@ def read_capture(fd):
         return ""
     try:
         size = os.fstat(fd).st_size
+        if not size:
+            return ""
         data = os.pread(fd, OUTPUT_KEEP, 0)
         os.ftruncate(fd, 0)
     except OSError:
@@ -138,38 +142,45 @@ def empty_tmp():
 
 
 class Zygote:
-    def __init__(self, request_fd, reply_fd, sandboxed=False):
-        self.request_fd, self.reply_fd = request_fd, reply_fd
+    def __init__(self, control, sandboxed=False):
+        self.control = control
         self.sandboxed = sandboxed
         self.session = None
 
     def serve(self):
         while True:
             try:
-                request = wire.recv(self.request_fd)
-            except (wire.Closed, wire.WireError):
+                data = self.control.recv(MAX_CONTROL)
+                request = json.loads(data.decode("utf-8")) if data else None
+            except (OSError, ValueError):
+                break
+            if type(request) is not dict or request.get("op") == "exit":
                 break
             op = request.get("op")
-            if op == "exit":
-                break
             if op == "open":
                 self.open(request)
-            elif op in ("call", "getattr", "batch"):
-                self.relay(request)
             elif op == "close":
-                self.close()
-                wire.send(self.reply_fd, {"ok": True})
+                death, output = self.close()
+                self.reply({"ok": True, "death": death, "output": output})
             else:
-                wire.send(self.reply_fd, {"ok": False, "error": {"kind": "protocol", "message": f"unknown op {op!r}"}})
+                self.reply({"ok": False, "error": {"kind": "protocol", "message": f"unknown op {op!r}"}})
         self.close()
 
+    def reply(self, message, fds=()):
+        data = json.dumps(message).encode("utf-8")
+        if fds:
+            socket.send_fds(self.control, [data], list(fds))
+        else:
+            self.control.send(data)
+
     def close(self):
+        death = output = None
         if self.session is not None:
-            self.session.kill()
+            death, output = self.session.end()
             self.session = None
         if self.sandboxed:
             sweep()
-
+        return death, output
 
     def open(self, request):
         self.close()
@@ -177,81 +188,24 @@ class Zygote:
         from_child_r, from_child_w = os.pipe()
         # O_APPEND: after the capture is read and truncated, the next print lands at offset 0.
         capture_fd = os.open("/tmp", os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
+        request["sandboxed"] = self.sandboxed
         pid = os.fork()
         if pid == 0:  # the child: never returns
-            keep = {to_child_r, from_child_w, capture_fd}
-            for fd in (to_child_w, from_child_r, self.request_fd, self.reply_fd):
-                if fd not in keep:
-                    os.close(fd)
             try:
+                self.control.close()
+                os.close(to_child_w)
+                os.close(from_child_r)
                 child_main(to_child_r, from_child_w, capture_fd, request)
             finally:
                 os._exit(70)
         os.close(to_child_r)
         os.close(from_child_w)
-        self.session = Session(pid, to_child_w, from_child_r, capture_fd)
-        self.forward(float(request.get("timeout", 10.0)))
-
-    def relay(self, request):
-        if self.session is None:
-            wire.send(self.reply_fd, {"ok": False, "error": {"kind": "protocol", "message": "no open session"}})
-            return
+        self.session = Session(pid, capture_fd)
         try:
-            wire.send(self.session.to_child, request)
-        except OSError:
-            pass  # the child is gone; forward() reports how
-        # A batch is answered with one reply per call, each within the per-call wall clock;
-        # after a timeout or a crash the session is gone and the grader stops reading.
-        for _ in range(len(request.get("calls", ())) if request.get("op") == "batch" else 1):
-            if self.session is None or not self.forward(float(request.get("timeout", 10.0))):
-                break
-
-    def forward(self, timeout):
-        """Pass the child's next reply on, or report its timeout or death."""
-        session = self.session
-        deadline = time.monotonic() + timeout + SLACK
-        try:
-            frame = wire_recv_raw(session.from_child, deadline)
-        except wire.Timeout:
-            output = read_capture(session.capture_fd)
-            session.kill()
-            self.session = None
-            wire.send(self.reply_fd, {"ok": False, "error": {"kind": "timeout", "seconds": timeout, "output": output}})
-            return False
-        except (wire.Closed, OSError):
-            error = session.death()
-        except wire.WireError as exc:  # a garbled reply: the child is not trusted to go on
-            error = {"kind": "protocol", "message": str(exc), "output": read_capture(session.capture_fd)}
-        else:
-            _write_all(self.reply_fd, frame)
-            return True
-        session.kill()
-        self.session = None
-        wire.send(self.reply_fd, {"ok": False, "error": error})
-        return False
-
-
-def _write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def wire_recv_raw(fd, deadline):
-    """One whole frame as bytes, checked only for its size (the grader decodes)."""
-    head = wire._read_exact(fd, 4, deadline)
-    length = int.from_bytes(head, "big")
-    if length > wire.MAX_HEADER:
-        raise wire.WireError("reply header too large")
-    header = wire._read_exact(fd, length, deadline)
-    try:
-        sizes = json.loads(header.decode("utf-8")).get("__blobs__", [])
-        total = sum(int(n) for n in sizes)
-    except Exception:
-        raise wire.WireError("malformed reply header") from None
-    if total > wire.MAX_FRAME:
-        raise wire.WireError("reply too large")
-    return head + header + wire._read_exact(fd, total, deadline)
+            self.reply({"ok": True}, (to_child_w, from_child_r))
+        finally:   # the grader holds them now; a child that dies gives it EOF
+            os.close(to_child_w)
+            os.close(from_child_r)
 
 
 # ---------------------------------------------------------------- the child
@@ -260,8 +214,7 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
     os.setsid()  # its own process group, so the zygote can kill all it starts
     apply_limits(open_request.get("limits") or {})
     redirect_output(capture_fd)
-    harness = Harness(reply_fd, capture_fd)
-    harness.open(open_request)
+    harness = Harness(reply_fd, capture_fd, open_request)
     while True:
         try:
             request = wire.recv(request_fd)
@@ -308,10 +261,26 @@ def redirect_output(capture_fd):
 class Harness:
     """Imports the student's modules and runs calls for the grader."""
 
-    def __init__(self, reply_fd, capture_fd):
-        self.reply_fd, self.capture_fd = reply_fd, capture_fd
+    def __init__(self, reply_fd, capture_fd, open_request):
+        import builtins
+
+        root = open_request["root"]
+        self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
+        self.imports = {}   # module name -> None or how its import failed
         self.last_call = None
+        worker_dir = os.path.dirname(os.path.abspath(__file__))
+        sys.path[:] = [root] + [p for p in sys.path if p and os.path.abspath(p) != worker_dir]
+        # Our helpers keep running under private names; a student file called wire.py is theirs.
+        sys.modules["_grader_wire"] = sys.modules.pop("wire")
+        sys.modules["_grader_process_state"] = sys.modules.pop("process_state")
+        os.chdir(root)
+        # Notebook code may call these IPython helpers; they do nothing here.
+        builtins.display = lambda *a, **k: None
+        builtins.get_ipython = lambda: None
+        sys.argv = ["submission"]
+        self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
+        self.baseline = process_state.baseline(bool(open_request.get("sandboxed")))
 
     def reply(self, message):
         flush_output()
@@ -325,28 +294,24 @@ class Harness:
             frame = wire.pack({"ok": False, "error": {"kind": "bad_return", "message": "result too large"}})
         _write_all(self.reply_fd, frame)
 
-    def open(self, request):
-        import builtins
+    def import_module(self, request):
+        """Import a module for an exercise, unless an earlier exercise left this process
+        changed (then the grader starts a fresh child instead)."""
         import importlib
 
-        root = request["root"]
-        worker_dir = os.path.dirname(os.path.abspath(__file__))
-        sys.path[:] = [root] + [p for p in sys.path if p and os.path.abspath(p) != worker_dir]
-        # Our helper keeps running under a private name; a student file called wire.py is theirs.
-        sys.modules["_grader_wire"] = sys.modules.pop("wire")
-        os.chdir(root)
-        # Notebook code may call these IPython helpers; they do nothing here.
-        builtins.display = lambda *a, **k: None
-        builtins.get_ipython = lambda: None
-        sys.argv = ["submission"]
-        imports = {}
-        for name in request.get("modules", []):
+        if request.get("check"):
+            moved = process_state.changes(self.baseline, self.cpu_limit)
+            if moved:
+                self.reply({"ok": True, "tainted": moved[:8]})
+                return
+        name = request.get("module")
+        if name not in self.imports:
             try:
                 self.modules[name] = importlib.import_module(name)
-                imports[name] = None
+                self.imports[name] = None
             except BaseException as exc:  # noqa: BLE001 -- student code may raise anything
-                imports[name] = describe_exception(exc, root)
-        self.reply({"ok": True, "imports": imports})
+                self.imports[name] = describe_exception(exc, self.root)
+        self.reply({"ok": True, "error": self.imports[name]})
 
     def handle(self, request):
         if request.get("op") == "batch":
@@ -354,6 +319,9 @@ class Harness:
                 self.handle({**call, "op": "call", "module": request.get("module")})
             return
         op = request.get("op")
+        if op == "import":
+            self.import_module(request)
+            return
         module = self.modules.get(request.get("module"))
         if module is None:
             self.reply({"ok": False, "error": {"kind": "missing", "message": "module not imported"}})
@@ -389,6 +357,12 @@ class Harness:
             message["args_changed"] = {str(i): a for i, (a, b) in enumerate(zip(args, before[0])) if snapshot(a) != b}
             message["kwargs_changed"] = {k: v for k, v in kwargs.items() if snapshot(v) != before[1].get(k)}
         self.reply(message)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def snapshot(value, depth=0):
@@ -490,19 +464,16 @@ def not_dumpable():
 
 def main():
     sandboxed = "--sandboxed" in sys.argv[1:]
-    fds = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--fds=")]
-    if fds:   # the grader's two pipes, passed as extra descriptors
-        request_fd, reply_fd = (int(fd) for fd in fds[0].split(","))
-    else:
-        request_fd, reply_fd = 0, os.dup(1)
+    control_fd = int([a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--control=")][0])
     null = os.open(os.devnull, os.O_RDWR)   # stray prints (ours or a student's) go nowhere
-    for fd in (0, 1):
-        if fd not in (request_fd, reply_fd):
+    for fd in (0, 1):   # stderr stays: GRADER_DEBUG_WORKER shows it
+        if fd != control_fd:
             os.dup2(null, fd)
     os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
     not_dumpable()
-    Zygote(request_fd, reply_fd, sandboxed).serve()
+    control = socket.socket(fileno=control_fd)
+    Zygote(control, sandboxed).serve()
 
 
 if __name__ == "__main__":
