@@ -71,7 +71,7 @@ class InProcessModule:
             self.import_error = {"kind": "exception", "type": type(exc).__name__, "message": str(exc)}
         return self.import_error
 
-    def call(self, func, *args, return_args=False, reuse_args=False, **kwargs):
+    def call(self, func, *args, return_args=False, reuse_args=False, cache_as=None, **kwargs):
         if self._module is None and self.open() is not None:
             raise StudentError({"kind": "import", "cause": self.import_error})
         function = getattr(self._module, func, None)
@@ -84,7 +84,7 @@ class InProcessModule:
             raise StudentError({"kind": "exception", "type": type(exc).__name__, "message": str(exc)}) from None
         return CallResult(value=value, type_name=type(value).__name__, args_after=args, kwargs_after=kwargs)
 
-    def batch(self, calls, return_args=False):
+    def batch(self, calls, return_args=False, cache_as=None):
         results = []
         for func, args, kwargs in calls:
             try:

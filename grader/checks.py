@@ -55,6 +55,20 @@ class Case:
     args: tuple
     kwargs: dict = field(default_factory=dict)
     label: str = ""
+    shared: bool = field(default=False, compare=False)   # kept for the run and sent to every student
+
+
+def mark_shared(value, depth: int = 0):
+    """Cases built by ``Context.cached`` are shared by every submission: never changed."""
+    if isinstance(value, Case):
+        value.shared = True
+    elif depth < 4 and isinstance(value, (list, tuple)):
+        for item in value:
+            mark_shared(item, depth + 1)
+    elif depth < 4 and isinstance(value, dict):
+        for item in value.values():
+            mark_shared(item, depth + 1)
+    return value
 
 
 @dataclass
@@ -96,7 +110,7 @@ class Context:
 
     def cached(self, tag: str, build: Callable):
         """``build(rng)`` once per course run; every submission reuses the result."""
-        return self.runtime.memo((self.exercise.id, tag), lambda: build(self.rng(tag)))
+        return self.runtime.memo((self.exercise.id, tag), lambda: mark_shared(build(self.rng(tag))))
 
     def reference(self, func: str) -> Callable:
         return self.runtime.reference_function(self.exercise.file, func)
@@ -124,7 +138,8 @@ class Context:
         with this case's values (catches caches keyed on id() or on shapes)."""
         self.current = func
         try:
-            result = self.student.call(func, *case.args, return_args=True, reuse_args=reuse, **case.kwargs)
+            result = self.student.call(func, *case.args, return_args=True, reuse_args=reuse,
+                                       cache_as=case if case.shared else None, **case.kwargs)
         except StudentError as exc:
             result = exc
         return self._judged(func, case, self._record(func, case, result))
@@ -202,7 +217,8 @@ class Context:
     def check_reference(self, tag: str, func: str, build: Callable, what: str = ""):
         """The usual check: every case of ``build`` against the reference, in one round trip."""
         pairs = self.cases_with_expected(tag, func, build)
-        results = self.student.batch([(func, case.args, case.kwargs) for case, _ in pairs], return_args=True)
+        results = self.student.batch([(func, case.args, case.kwargs) for case, _ in pairs], return_args=True,
+                                     cache_as=[case for case, _ in pairs] if all(c.shared for c, _ in pairs) else None)
         self.current = func
         for (case, _), result in zip(pairs, results):   # record every call that ran, in order
             self._record(func, case, result)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import grader
 from grader.engine import Grader
-from grader.gradebook import Gradebook
+from grader.gradebook import Gradebook, prepare
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 
@@ -107,7 +107,9 @@ _PREPARED: dict = {}
 
 
 def _init_job():
-    """In each grading process: its own sandboxed worker; Ctrl-C is the parent's to handle."""
+    """In each grading process: its own sandboxed worker; Ctrl-C is the parent's to handle.
+    A job sends back only what the gradebook and the feedback file hold (strings and rows),
+    rendered here: the parent stays light, and its memory does not grow with the class."""
     global _GRADER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings = _PREPARED
@@ -130,7 +132,8 @@ def _grade_one(student: str, path: str, only: tuple):
         except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
             return student, None, f"could not be graded ({type(exc).__name__}: {exc})"[:500], time.perf_counter() - start
     result.source = student
-    return student, result, None, time.perf_counter() - start
+    feedback = _PREPARED["feedback"]
+    return student, (prepare(result), feedback.render(result) if feedback else None), None, time.perf_counter() - start
 
 
 def warm_up(grader_: Grader, course, only):
@@ -144,8 +147,9 @@ def warm_up(grader_: Grader, course, only):
 
 
 def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, only=(), force=False,
-                isolation="sandbox", counterexamples=True, on_result=None, progress=None) -> ClassRun:
-    """Grade every changed submission of ``directory`` into ``gradebook``."""
+                isolation="sandbox", counterexamples=True, feedback=None, progress=None) -> ClassRun:
+    """Grade every changed submission of ``directory`` into ``gradebook``; ``feedback``: a
+    FeedbackWriter for one file per student."""
     entries, skipped = find_entries(directory)
     run = ClassRun(entries=entries, skipped=skipped)
     fingerprint = course_fingerprint(course) + ":" + ",".join(only)
@@ -167,7 +171,8 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
 
     with Grader(course, isolation=isolation, counterexamples=counterexamples) as warm:
         warm_up(warm, course, only)
-        _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples)
+        _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples,
+                         feedback=feedback)
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context, initializer=_init_job)
     contents = {entry.student: content for entry, content in todo}
@@ -179,17 +184,18 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 try:
-                    student, result, problem, seconds = future.result()
+                    student, graded, problem, seconds = future.result()
                 except Exception as exc:  # noqa: BLE001 -- a grading process died: record, go on
-                    student, result, problem = students_of[future], None, f"grading process failed ({type(exc).__name__})"
-                if result is None:
+                    student, graded, problem = students_of[future], None, f"grading process failed ({type(exc).__name__})"
+                if graded is None:
                     run.failed.append((student, problem))
                     gradebook.record_skipped(run_id, student, problem)
                 else:
-                    gradebook.record(run_id, student, contents[student], result)
+                    attempt, feedback_text = graded
+                    gradebook.record_prepared(run_id, student, contents[student], attempt)
                     run.graded.append(student)
-                    if on_result:
-                        on_result(student, result)
+                    if feedback:
+                        feedback.save(student, feedback_text)
                 if progress:
                     progress.advance(student)
     except KeyboardInterrupt:

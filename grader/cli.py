@@ -130,32 +130,35 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     with Gradebook(book_path) as book, make_progress() as progress:
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
-                              isolation="none" if no_sandbox else "sandbox", on_result=writer.write,
+                              isolation="none" if no_sandbox else "sandbox", feedback=writer,
                               progress=progress, counterexamples=counterexamples)
         except KeyboardInterrupt:
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
             sys.exit(130)
-        latest = {a.student: a for a in book.latest_all(lang)}
-    emit(render_class(run, latest, fmt, lang, book_path), output)
+        emit(render_class(run, book, fmt, lang, book_path), output)
     for name, why in run.skipped + run.failed:
         click.echo(f"grade: skipped {name}: {why}", err=True)
     sys.exit(EXIT_OK)
 
 
-def render_class(run, latest: dict, fmt: str, lang: str, book_path: Path) -> str:
+def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     from grader.i18n import render as msg
 
-    students = [e.student for e in run.entries if e.student in latest]
+    wanted = {e.student for e in run.entries}
     if fmt == "json":
         import json
-        return json.dumps({"submissions": [{"student": s, **latest[s].report} for s in students]},
-                          ensure_ascii=False, indent=2) + "\n"
-    lines = [msg("class.title", lang, count=len(students), graded=len(run.graded), unchanged=len(run.unchanged),
+        # The stored reports are JSON already: spliced in as they are, not parsed and re-encoded.
+        parts = [json.dumps({"student": student}, ensure_ascii=False)[:-1]
+                 + (", " + report.lstrip()[1:] if report.strip() != "{}" else "}")
+                 for student, _, _, report in book.latest_reports(lang) if student in wanted]
+        return '{"submissions": [\n' + ",\n".join(parts) + "\n]}\n"
+    latest = [(student, score, max_score) for student, score, max_score, _ in book.latest_reports(lang)
+              if student in wanted]
+    lines = [msg("class.title", lang, count=len(latest), graded=len(run.graded), unchanged=len(run.unchanged),
                  skipped=len(run.skipped) + len(run.failed))]
-    width = max([len(s) for s in students] + [8])
-    for s in students:
-        a = latest[s]
-        lines.append(f"  {s:<{width}}  {a.score:>7g}/{a.max_score:g}")
+    width = max([len(s) for s, _, _ in latest] + [8])
+    for student, score, max_score in latest:
+        lines.append(f"  {student:<{width}}  {score:>7g}/{max_score:g}")
     lines.append(msg("class.gradebook", lang, path=str(book_path)))
     return "\n".join(lines) + "\n"
 

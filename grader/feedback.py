@@ -22,10 +22,18 @@ class FeedbackWriter:
         self.folder, self.kind, self.lang = Path(folder), kind, lang
 
     def write(self, student: str, result) -> Path | None:
+        return self.save(student, self.render(result))
+
+    def render(self, result) -> str | None:
+        """The file's text (class grading renders it in the grading processes)."""
         if self.kind == "none":
             return None
+        return render(result, "markdown", self.lang)
+
+    def save(self, student: str, markdown: str | None) -> Path | None:
+        if self.kind == "none" or markdown is None:
+            return None
         self.folder.mkdir(parents=True, exist_ok=True)
-        markdown = render(result, "markdown", self.lang)
         if self.kind == "html":
             path = self.folder / f"{safe_name(student)}.html"
             body = f"<!doctype html><meta charset='utf-8'><title>{html.escape(student)}</title><pre>{html.escape(markdown)}</pre>"

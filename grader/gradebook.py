@@ -78,6 +78,31 @@ class Attempt:
     report: dict
 
 
+@dataclass
+class PreparedAttempt:
+    """An attempt as the gradebook stores it: what a grading process sends its parent
+    (strings and numbers, rendered where the grading happened)."""
+
+    score: float
+    max_score: float
+    isolation: str
+    seconds: float
+    report_en: str
+    report_zh: str
+    checks: list          # (exercise, name, passed, score, max_score, hidden)
+    diagnoses: list       # (exercise, mistake)
+
+
+def prepare(result) -> PreparedAttempt:
+    reports = {lang: json.dumps(result.to_json(lang), ensure_ascii=False) for lang in ("en", "zh")}
+    return PreparedAttempt(
+        score=result.score, max_score=result.max_score, isolation=result.isolation, seconds=result.elapsed,
+        report_en=reports["en"], report_zh=reports["zh"],
+        checks=[(e.id, c.name, int(c.passed), c.score, c.max_score, int(c.hidden))
+                for e in result.exercises for c in e.checks],
+        diagnoses=[(e.id, d.id) for e in result.exercises for d in e.diagnoses])
+
+
 class Gradebook:
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -118,28 +143,37 @@ class Gradebook:
 
     def record(self, run_id: int, student: str, content: str, result) -> int:
         """One attempt with all its rows, in one transaction."""
-        reports = {lang: json.dumps(result.to_json(lang), ensure_ascii=False) for lang in ("en", "zh")}
+        return self.record_prepared(run_id, student, content, prepare(result))
+
+    def record_prepared(self, run_id: int, student: str, content: str, attempt: "PreparedAttempt") -> int:
         with self.db:
             cur = self.db.execute(
                 "INSERT INTO attempts (run_id, student, content, graded_at, score, max_score, isolation, seconds,"
                 " report_en, report_zh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_id, student, content, now(), result.score, result.max_score, result.isolation,
-                 result.elapsed, reports["en"], reports["zh"]))
-            attempt = cur.lastrowid
+                (run_id, student, content, now(), attempt.score, attempt.max_score, attempt.isolation,
+                 attempt.seconds, attempt.report_en, attempt.report_zh))
+            attempt_id = cur.lastrowid
             self.db.executemany(
                 "INSERT INTO checks (attempt_id, exercise, name, passed, score, max_score, hidden)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(attempt, e.id, c.name, int(c.passed), c.score, c.max_score, int(c.hidden))
-                 for e in result.exercises for c in e.checks])
+                " VALUES (?, ?, ?, ?, ?, ?, ?)", [(attempt_id, *row) for row in attempt.checks])
             self.db.executemany("INSERT INTO diagnoses (attempt_id, exercise, mistake) VALUES (?, ?, ?)",
-                                [(attempt, e.id, d.id) for e in result.exercises for d in e.diagnoses])
-        return attempt
+                                [(attempt_id, *row) for row in attempt.diagnoses])
+        return attempt_id
 
     def latest(self, student: str, lang: str = "en") -> Attempt | None:
         row = self.db.execute(
             f"SELECT id, student, content, graded_at, score, max_score, seconds, report_{_lang(lang)}"
             " FROM attempts WHERE student = ? ORDER BY id DESC LIMIT 1", (student,)).fetchone()
         return _attempt(row) if row else None
+
+    def latest_reports(self, lang: str = "en"):
+        """(student, score, max_score, the report as JSON text) of every student's latest
+        attempt, one row at a time: a class's reports are never all parsed at once."""
+        rows = self.db.execute(
+            f"SELECT a.student, a.score, a.max_score, a.report_{_lang(lang)}"
+            " FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
+            " ORDER BY a.student")
+        yield from rows
 
     def latest_all(self, lang: str = "en") -> list[Attempt]:
         rows = self.db.execute(

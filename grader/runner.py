@@ -9,6 +9,7 @@ Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import json
@@ -31,6 +32,7 @@ DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 0.5                 # seconds beyond a call's timeout for its reply to arrive
 CONTROL_TIMEOUT = 5.0             # seconds for the worker to fork or kill a child
 MAX_CONTROL = 1 << 16             # bytes of one control reply
+FRAME_CACHE = 2048                # packed requests kept for reuse (test cases are shared by all students)
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
 FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
 OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
@@ -108,6 +110,7 @@ class Session:
 
     def __init__(self, root: str, to_child: int, from_child: int):
         self.root, self.to_child, self.from_child = root, to_child, from_child
+        self.replies = wire.Reader(from_child)
         self.imports: dict[str, dict | None] = {}   # module -> its import error, or None
 
     def close(self):
@@ -138,6 +141,7 @@ class Worker:
         self.session: Session | None = None
         self.sessions = 0   # sessions opened so far: a module imported in an older one must be imported again
         self.tainted = 0    # sessions not reused because an exercise left the child changed
+        self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
         self.restarts = 0
         _remove_stale_exchanges()
         self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
@@ -246,16 +250,20 @@ class Worker:
 
     # ------------------------------------------------------------ the session's child
 
-    def exchange(self, message: dict, timeout: float, replies: int) -> list[dict]:
+    def exchange(self, message: dict, timeout: float, replies: int, key=None) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
-        a crash (it died or closed its pipe) or a protocol error (a garbled reply)."""
+        a crash (it died or closed its pipe) or a protocol error (a garbled reply).
+
+        ``key``: (a tag, the objects the message was built from). Every student gets the
+        same test cases, so the frame is packed once per run and reused."""
         session = self.session
         answers = []
         try:
-            wire.send(session.to_child, message, time.monotonic() + timeout + REPLY_SLACK)
+            frame = self._frame(message, key)
+            wire.write_frame(session.to_child, frame, time.monotonic() + timeout + REPLY_SLACK)
             while len(answers) < replies:
-                answers.append(checked(wire.recv(session.from_child, time.monotonic() + timeout + REPLY_SLACK)))
+                answers.append(checked(session.replies.recv(time.monotonic() + timeout + REPLY_SLACK)))
         except wire.Timeout:
             _, output = self.end_session()
             answers.append({"ok": False, "error": {"kind": "timeout", "seconds": timeout, "output": output}})
@@ -266,6 +274,21 @@ class Worker:
             _, output = self.end_session()
             answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
+
+    def _frame(self, message: dict, key) -> bytes:
+        if key is None:
+            return wire.pack(message)
+        tag, objects = key
+        index = (tag, tuple(map(id, objects)))
+        cached = self._frames.get(index)
+        if cached is None:
+            # The objects are kept with their frame: their ids stay theirs while it is cached.
+            cached = self._frames[index] = (objects, wire.pack(message))
+            if len(self._frames) > FRAME_CACHE:
+                self._frames.popitem(last=False)
+        else:
+            self._frames.move_to_end(index)
+        return cached[1]
 
     def _kill(self):
         if self.session is not None:
@@ -375,15 +398,20 @@ class StudentModule:
             text = text[:OUTPUT_PER_EXERCISE - kept] + "\n[... output cut]"
         self.output.append(text)
 
-    def call(self, func: str, *args, return_args: bool = False, reuse_args: bool = False, **kwargs) -> CallResult:
-        """``reuse_args``: refill the previous call's argument objects with these values."""
+    def call(self, func: str, *args, return_args: bool = False, reuse_args: bool = False, cache_as=None,
+             **kwargs) -> CallResult:
+        """``reuse_args``: refill the previous call's argument objects with these values.
+        ``cache_as``: an object that stands for args and kwargs for the whole run (a shared
+        test case, never changed); the request is then packed once per run."""
+        key = None if cache_as is None else (("call", self.module, func, return_args, reuse_args), (cache_as,))
         result = self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
-                                "return_args": return_args, "reuse_args": reuse_args})
+                                "return_args": return_args, "reuse_args": reuse_args}, key)
         return with_arguments(result, args, kwargs) if return_args else result
 
-    def batch(self, calls: list[tuple[str, tuple, dict]], return_args: bool = False) -> list:
+    def batch(self, calls: list[tuple[str, tuple, dict]], return_args: bool = False, cache_as=None) -> list:
         """Several calls in one round trip; each item is a CallResult or a StudentError.
-        After a crash or timeout the rest are not run (StudentError "not_run")."""
+        After a crash or timeout the rest are not run (StudentError "not_run").
+        ``cache_as``: as for call(), one object per call."""
         try:
             self._ready()
         except StudentError as exc:
@@ -393,7 +421,9 @@ class StudentModule:
             return [StudentError({"kind": "time_limit"})] * len(calls)
         message = {"op": "batch", "module": self.module,
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
-        answers = self.worker.exchange(message, timeout, len(calls))
+        key = None if cache_as is None else (("batch", self.module, tuple(f for f, _, _ in calls), return_args),
+                                             tuple(cache_as))
+        answers = self.worker.exchange(message, timeout, len(calls), key)
         results = []
         for reply, (_, args, kwargs) in zip(answers, calls):
             try:
@@ -419,13 +449,13 @@ class StudentModule:
             if self.open() is not None:
                 raise StudentError({"kind": "import", "cause": self.import_error})
 
-    def _request(self, message: dict) -> CallResult:
+    def _request(self, message: dict, key=None) -> CallResult:
         self._ready()
         timeout = self._time_left()
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
         message["module"] = self.module
-        return self._result(self.worker.exchange(message, timeout, 1)[0])
+        return self._result(self.worker.exchange(message, timeout, 1, key)[0])
 
     def _result(self, reply: dict) -> CallResult:
         self._note_output(reply)

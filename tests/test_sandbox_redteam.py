@@ -391,7 +391,7 @@ _N = __N__          # the calls the params exercise makes (its checks are public
 
 def _frame(body):
     header = json.dumps(dict(body, __blobs__=[])).encode()
-    return struct.pack(">I", len(header)) + header
+    return struct.pack(">II", len(header), 0) + header
 
 def _reply(value):
     return _frame({"ok": True, "value": value, "type": "int", "aliases": [], "args_after": [],
@@ -410,14 +410,11 @@ def count_rnn_params(*args, **kwargs):
     value = _count(*args, **kwargs)
     _CALLS.append((args, kwargs))
     if len(_CALLS) == _N:
-        # bubblewrap's pid 1 holds the grader's request and reply pipes as its fds 0 and 1, and
-        # /proc/1/fd is open to the sandbox user: these frames land directly in the grader's pipe,
-        # ahead of the zygote's, and stay there after every process of this submission is killed.
-        ok = _frame({"ok": True, "output": ""})
-        frames = [_reply(value), ok, ok,      # this call and this submission's two closes
-                  _frame({"ok": True, "imports": {"__map__": [["param_count", None]]}, "output": ""})]
+        # If bubblewrap's pid 1 held the grader's pipes (as its fds 0 and 1, once), and /proc/1/fd
+        # is open to the sandbox user, these frames would land in the grader's pipe and stay there
+        # after every process of this submission is killed.
+        frames = [_reply(value), _frame({"ok": True, "error": None, "output": ""})]   # the next import
         frames += [_reply(_count(*a, **k)) for a, k in _CALLS]      # the NEXT submission's calls
-        frames += [ok, ok]
         fd = os.open("/proc/1/fd/1", os.O_WRONLY)
         os.write(fd, b"".join(frames))
     return value
@@ -426,20 +423,21 @@ def count_rnn_params(*args, **kwargs):
 
 def params_calls(grader, tmp_path, monkeypatch) -> int:
     """How many calls grading the params exercise makes (the colluder knows it from the public suite):
-    the frames the grader reads, less the replies to open, close and the session's close."""
+    the frames the grader reads, less the reply to the import."""
     from grader.worker import wire
 
-    count, original = [0], wire.recv
+    count, original = [0], wire.Reader.recv
 
     def counting(*args, **kwargs):
         count[0] += 1
         return original(*args, **kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(wire, "recv", counting)
+        patch.setattr(wire.Reader, "recv", counting)
         result = grade_folder(grader, copy_reference(tmp_path / "count"), tmp_path, ["params"])
     assert scores(result)["params"][0] == scores(result)["params"][1]
-    return count[0] - 3
+    assert count[0] > 1
+    return count[0] - 1
 
 
 PROC1_FINDING = ("bubblewrap's pid 1 keeps the grader's stdin/stdout pipes and /proc/1/fd is open to the sandbox "

@@ -102,6 +102,47 @@ def test_exercises_share_the_child_and_each_submission_starts_fresh(worker, tmp_
         assert StudentModule(worker, root, "mod", 2.0).call("counter").value == 1
 
 
+@pytest.mark.parametrize("change", [
+    "np.seterr(all='raise')",
+    "np.tanh = lambda x: x",
+    "import signal; signal.signal(signal.SIGALRM, lambda *a: None)",
+    "import signal; signal.setitimer(signal.ITIMER_REAL, 100.0)",
+    "import signal; signal.alarm(100)",
+    "import threading; threading.Thread(target=time.sleep, args=(30,), daemon=True).start()",
+    "import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])",
+    "os.chdir('/')",
+    "sys.setrecursionlimit(50)",
+    "import warnings; warnings.simplefilter('error')",
+    "import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))",
+    "KEEP.append(np.ones(40 << 20))",
+    "os.environ['OMP_NUM_THREADS'] = '8'",
+    "sys.stdout = open(os.devnull, 'w')",
+])
+def test_an_exercise_that_changes_the_process_sends_the_next_to_a_fresh_child(worker, tmp_path, change):
+    (tmp_path / "mod.py").write_text(MODULE + f"KEEP = []\ndef change():\n    {change}\n")
+    with worker.staged(tmp_path) as root:
+        first = StudentModule(worker, root, "mod", 5.0)
+        assert first.call("counter").value == 1
+        first.call("change")
+        tainted = worker.tainted
+        second = StudentModule(worker, root, "mod", 5.0)
+        assert second.call("counter").value == 1      # a fresh import in a fresh child
+        assert worker.tainted == tainted + 1
+
+
+def test_an_exercise_that_leaves_the_process_alone_keeps_the_child(worker, tmp_path):
+    (tmp_path / "mod.py").write_text(MODULE + "def harmless():\n    import json, collections\n"
+                                               "    with np.errstate(all='ignore'):\n        np.ones(3) / 0\n"
+                                               "    return json.dumps([1])\n")
+    with worker.staged(tmp_path) as root:
+        first = StudentModule(worker, root, "mod", 5.0)
+        first.call("counter")
+        first.call("harmless")
+        tainted = worker.tainted
+        assert StudentModule(worker, root, "mod", 5.0).call("counter").value == 2
+        assert worker.tainted == tainted
+
+
 def test_a_crash_costs_the_call_and_the_next_import_is_fresh(student):
     s = student()
     assert s.call("counter").value == 1

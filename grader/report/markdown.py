@@ -26,6 +26,8 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 # Inside <pre> only the HTML specials matter; the rest are entities too, so no student
 # text appears verbatim anywhere in the summary (nothing to trip a later Markdown pass).
 _PRE_ENTITIES = {**_ENTITIES, "|": "&#124;", "`": "&#96;", "$": "&#36;", "#": "&#35;"}
+_INLINE = str.maketrans({"\n": "<br>", **_ENTITIES, **{c: "\\" + c for c in _BACKSLASHED}})
+_PRE = str.maketrans(_PRE_ENTITIES)
 
 
 def render_markdown(result, lang: str) -> str:
@@ -122,6 +124,8 @@ def visible(raw: str, keep: str = "\n") -> str:
     surrogates) shown as escapes such as ``\\x1b``, so they are data, not terminal or
     layout commands. ``\\r\\n`` counts as a newline."""
     raw = str(raw).replace("\r\n", "\n")
+    if raw.isprintable() or (keep == "\n" and raw.replace("\n", "").isprintable()):
+        return raw   # the usual case, without a Python loop
     return "".join(c if c.isprintable() or c in keep else repr(c)[1:-1] for c in raw)
 
 
@@ -132,22 +136,12 @@ def inline(raw: str) -> str:
     (``\\|`` also keeps a table cell closed), newlines become ``<br>`` so a message
     never starts a block (heading, list, quote, fence) of its own.
     """
-    out = []
-    for c in visible(raw):
-        if c == "\n":
-            out.append("<br>")
-        elif c in _ENTITIES:
-            out.append(_ENTITIES[c])
-        elif c in _BACKSLASHED:
-            out.append("\\" + c)
-        else:
-            out.append(c)
-    return "".join(out)
+    return visible(raw).translate(_INLINE)
 
 
 def pre(raw: str) -> str:
     """Text inside an HTML ``<pre>`` (or any HTML element): entities only, newlines kept."""
-    return "".join(_PRE_ENTITIES.get(c, c) for c in visible(raw))
+    return visible(raw).translate(_PRE)
 
 
 def code(raw: str, cell: bool = False) -> str:

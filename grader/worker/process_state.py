@@ -58,18 +58,22 @@ def _modules() -> dict:
     for name in WATCHED_MODULES:
         module = sys.modules.get(name)
         if module is not None:
-            found[name] = (id(module), {key: id(value) for key, value in vars(module).items()})
+            attributes = vars(module)
+            found[name] = (id(module), {key: id(value) for key, value in attributes.items()},
+                           list(map(id, attributes.values())))
     return found
 
 
 def _patched(baseline: dict) -> bool:
     """A watched module replaced, or one of its attributes rebound (new attributes, such as a
     submodule imported later, do not count)."""
-    for name, (module_id, attributes) in baseline.items():
+    for name, (module_id, attributes, values) in baseline.items():
         module = sys.modules.get(name)
         if id(module) != module_id:
             return True
         now = vars(module)
+        if len(now) == len(values) and list(map(id, now.values())) == values:
+            continue   # the usual case: nothing added, nothing rebound
         if any(id(now.get(key)) != value for key, value in attributes.items()):
             return True
     return False

@@ -215,9 +215,10 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
     apply_limits(open_request.get("limits") or {})
     redirect_output(capture_fd)
     harness = Harness(reply_fd, capture_fd, open_request)
+    requests = wire.Reader(request_fd)
     while True:
         try:
-            request = wire.recv(request_fd)
+            request = requests.recv()
         except (wire.Closed, wire.WireError):
             os._exit(0)
         harness.handle(request)
