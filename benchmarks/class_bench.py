@@ -63,6 +63,10 @@ class InProcessModule:
         self.output: list[str] = []
         self.import_error = None
         self._module = None
+        self.on_skipped = None
+
+    def prefetch(self, plan):
+        pass   # calls in this process cost no round trip: nothing to plan
 
     def open(self):
         try:

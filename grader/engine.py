@@ -20,6 +20,7 @@ from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
+from grader.plan import record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
@@ -96,6 +97,7 @@ class Grader:
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = Context(self.runtime, exercise, student, submission.describe_line)
+        student.prefetch(self.plan(exercise))
         checks = [self._run_check(ctx, spec) for spec in exercise.checks]
         if self.counterexamples:
             self._add_counterexamples(ctx, checks)
@@ -103,6 +105,10 @@ class Grader:
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in self._diagnose(exercise, ctx.calls)]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
                               output="".join(student.output))
+
+    def plan(self, exercise: Exercise) -> tuple:
+        """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""
+        return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks))
 
     def _diagnose(self, exercise, calls):
         """Named mistakes; a student value that breaks the replay costs the diagnosis only."""

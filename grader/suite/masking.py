@@ -109,9 +109,10 @@ def equals_unpadded(ctx):
     h0 = base.kwargs["h0"]
     got = ctx.call(FM, base)
     ctx.assert_close(got, ctx.expected(FM, base), base, "(Hs, h_last)")
-    for i, n in enumerate(lens):
-        alone = Case((X[i:i + 1, :n], np.array([n]), W_x, W_h, b), {"h0": h0[i:i + 1]},
-                     label=f"row {i} alone, T={n}, no padding")
+    alone_cases = ctx.cached("unpadded_alone", lambda rng: [
+        Case((X[i:i + 1, :n], np.array([n]), W_x, W_h, b), {"h0": h0[i:i + 1]}, label=f"row {i} alone, T={n}, no padding")
+        for i, n in enumerate(lens)])
+    for i, (n, alone) in enumerate(zip(lens, alone_cases)):
         Hs_i, h_last_i = D.expect_pair(ctx.call(FM, alone), alone, "(Hs, h_last)")
         D.expect_array(Hs_i, (1, n, W_x.shape[1]), alone, what="Hs")
         if not (np.allclose(Hs_i, got[0][i:i + 1, :n], rtol=ctx.rtol, atol=ctx.atol)

@@ -178,7 +178,24 @@ def pack(message: dict) -> bytes:
 _PREFIX = struct.Struct(">II")
 
 
-def unpack(header: bytes, payload: bytes) -> dict:
+class Lazy:
+    """A value left encoded until it is needed (see ``unpack(lazy=...)``)."""
+
+    __slots__ = ("data", "blobs")
+
+    def __init__(self, data, blobs):
+        self.data, self.blobs = data, blobs
+
+    def value(self):
+        try:
+            return decode(self.data, self.blobs, 0, [MAX_NODES])
+        except (TypeError, ValueError, OverflowError, RecursionError, MemoryError, KeyError, AttributeError) as exc:
+            raise WireError(f"malformed value: {type(exc).__name__}") from None
+
+
+def unpack(header: bytes, payload: bytes, lazy: tuple = ()) -> dict:
+    """``lazy``: top-level keys whose list items stay :class:`Lazy` (the worker decodes a
+    batch's calls one at a time, as if each had come on its own)."""
     try:
         body = json.loads(header.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -196,7 +213,8 @@ def unpack(header: bytes, payload: bytes) -> dict:
         offset += n
     budget = [MAX_NODES]
     try:
-        return {clean_text(key): decode(value, blobs, 0, budget) for key, value in body.items()}
+        return {clean_text(key): ([Lazy(item, blobs) for item in value] if key in lazy and type(value) is list
+                                  else decode(value, blobs, 0, budget)) for key, value in body.items()}
     except WireError:
         raise
     except (TypeError, ValueError, OverflowError, RecursionError, MemoryError, KeyError, AttributeError) as exc:
@@ -265,7 +283,7 @@ class Reader:
         self.fd = fd
         self._buffer = bytearray()
 
-    def recv(self, deadline: float | None = None) -> dict:
+    def recv(self, deadline: float | None = None, lazy: tuple = ()) -> dict:
         buffer = self._buffer
         while len(buffer) < _PREFIX.size:
             self._fill(deadline, _PREFIX.size - len(buffer))
@@ -280,7 +298,7 @@ class Reader:
         header = bytes(buffer[_PREFIX.size:_PREFIX.size + header_size])
         payload = bytes(buffer[_PREFIX.size + header_size:end])
         del buffer[:end]
-        return unpack(header, payload)
+        return unpack(header, payload, lazy)
 
     def _fill(self, deadline: float | None, missing: int):
         if deadline is not None:

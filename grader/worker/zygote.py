@@ -18,7 +18,8 @@ Control messages (one JSON datagram each, on the SOCK_SEQPACKET socket FD):
   {"op": "close"} -> {"ok": True, "death": how the child ended or None, "output"}
   {"op": "exit"} ends the worker.
 Requests to a session's child (``wire`` frames), one reply frame per call:
-  {"op": "import", "module"} -> {"ok", "error": None or how the import failed, "output"}
+  {"op": "import", "module", "check"} -> {"ok", "error": None or how the import failed, "output"};
+        with "check", first {"ok", "tainted": what changed since the fork} (then no import if any)
   {"op": "call", "module", "func", "args", "kwargs", "return_args", "reuse_args"}
         -> {"ok": True, "value", "type", "args_changed", "aliases", "output", "elapsed"}
            or {"ok": False, "error"}
@@ -28,6 +29,7 @@ Requests to a session's child (``wire`` frames), one reply frame per call:
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -218,7 +220,7 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
     requests = wire.Reader(request_fd)
     while True:
         try:
-            request = requests.recv()
+            request = requests.recv(lazy=("calls",))
         except (wire.Closed, wire.WireError):
             os._exit(0)
         harness.handle(request)
@@ -300,10 +302,11 @@ class Harness:
         changed (then the grader starts a fresh child instead)."""
         import importlib
 
-        if request.get("check"):
+        if request.get("check"):   # two replies: whether this process is still clean, then the import
             moved = process_state.changes(self.baseline, self.cpu_limit)
+            self.reply({"ok": True, "tainted": moved[:8]})
             if moved:
-                self.reply({"ok": True, "tainted": moved[:8]})
+                self.reply({"ok": True, "skipped": True})
                 return
         name = request.get("module")
         if name not in self.imports:
@@ -316,8 +319,16 @@ class Harness:
 
     def handle(self, request):
         if request.get("op") == "batch":
-            for call in request.get("calls", ()):
+            # Each call's arguments are decoded just before it runs and dropped after, as if
+            # it had come on its own (a cache keyed on id() then meets recycled ids, as it would).
+            for item in request.get("calls", ()):
+                try:
+                    call = item.value() if isinstance(item, wire.Lazy) else item
+                except wire.WireError as exc:
+                    self.reply({"ok": False, "error": {"kind": "protocol", "message": short(exc)}})
+                    continue
                 self.handle({**call, "op": "call", "module": request.get("module")})
+                del call
             return
         op = request.get("op")
         if op == "import":
@@ -473,6 +484,10 @@ def main():
     os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
     not_dumpable()
+    # Everything loaded so far (numpy above all) is left out of every child's garbage
+    # collections: they would otherwise walk, and so copy, the zygote's memory.
+    gc.collect()
+    gc.freeze()
     control = socket.socket(fileno=control_fd)
     Zygote(control, sandboxed).serve()
 

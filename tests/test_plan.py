@@ -1,0 +1,104 @@
+"""The exercise plans: recorded once on the reference, run in one request per exercise,
+taken in order by the checks. Grading with and without them gives the same verdicts."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_reference
+from grader.engine import Grader
+from grader.plan import record_plan
+from grader.runner import Worker
+from grader.submission import load_submission
+
+STUDENTS = {
+    "reference": {},
+    # wrong in one exercise: its failing checks stop early, later checks must still get their own results
+    "missing_bias": {"rnn_step.py": """
+        import numpy as np
+        def rnn_step(x_t, h_prev, W_x, W_h, b):
+            return np.tanh(x_t @ W_x + h_prev @ W_h)
+        """},
+    # dies on some inputs only: the rest of the plan is not run and later calls go on their own
+    "crashes_on_batch_of_two": {"rnn_step.py": """
+        import os
+        import numpy as np
+        def rnn_step(x_t, h_prev, W_x, W_h, b):
+            if x_t.shape[0] == 2:
+                os._exit(3)
+            return np.tanh(x_t @ W_x + h_prev @ W_h + b)
+        """},
+    # raises on some inputs
+    "raises_on_square": {"rnn_step.py": """
+        import numpy as np
+        def rnn_step(x_t, h_prev, W_x, W_h, b):
+            if W_h.shape[0] == W_x.shape[0]:
+                raise ValueError("square")
+            return np.tanh(x_t @ W_x + h_prev @ W_h + b)
+        """},
+}
+
+
+def _folder(tmp_path: Path, name: str) -> Path:
+    folder = copy_reference(tmp_path / name)
+    for file, text in STUDENTS[name].items():
+        (folder / file).write_text(textwrap.dedent(text))
+    return folder
+
+
+def _verdicts(result):
+    return {(e.id, c.name): (c.passed, c.score, c.message.key if c.message else None)
+            for e in result.exercises for c in e.checks}
+
+
+@pytest.fixture(scope="module")
+def unplanned(course):
+    """A grader that never plans: every check's call is its own round trip."""
+    with Grader(course, counterexamples=False) as g:
+        g.plan = lambda exercise: ()
+        yield g
+
+
+@pytest.mark.parametrize("name", list(STUDENTS))
+def test_planned_and_unplanned_grading_agree(grader, unplanned, tmp_path, name):
+    folder = _folder(tmp_path, name)
+    planned = grader.grade(load_submission(folder, tmp_path / "a"), ["step", "scalar", "params"])
+    plain = unplanned.grade(load_submission(folder, tmp_path / "b"), ["step", "scalar", "params"])
+    assert _verdicts(planned) == _verdicts(plain)
+    if name == "reference":
+        assert planned.score == planned.max_score
+    else:
+        assert 0 < planned.exercises[0].score < planned.exercises[0].max_score
+
+
+def test_a_plan_is_every_shared_call_the_checks_make(grader, course):
+    for exercise in course.exercises.values():
+        if exercise.is_quiz:
+            continue
+        plan = record_plan(grader.runtime, exercise, grader.checks)
+        assert plan, exercise.id
+        assert all(step.case.shared for step in plan)
+        if any(spec.id == "no_state" for spec in exercise.checks):   # A, then B and A on the same objects
+            assert [step.reuse_args for step in plan].count(True) >= 2, exercise.id
+
+
+def test_a_reference_submission_costs_two_round_trips_per_exercise(grader, tmp_path, monkeypatch):
+    """One for the import (and the check that the child is clean), one for the plan."""
+    trips = []
+    original = Worker.exchange
+
+    def counting(self, message, *args, **kwargs):
+        trips.append(message.get("op"))
+        return original(self, message, *args, **kwargs)
+
+    grader.grade(load_submission(copy_reference(tmp_path / "warm"), tmp_path / "w0"))
+    monkeypatch.setattr(Worker, "exchange", counting)
+    result = grader.grade(load_submission(copy_reference(tmp_path / "ref"), tmp_path / "w1"))
+    assert result.score == result.max_score
+    code = sum(1 for e in grader.course.exercises.values() if not e.is_quiz)
+    assert trips.count("import") == code
+    assert trips.count("batch") == code
+    assert len(trips) <= 2 * code + 1     # and the quiz, when its answers live in a module
