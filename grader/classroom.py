@@ -10,6 +10,7 @@ changed.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import multiprocessing.util
@@ -117,6 +118,9 @@ def _init_job():
                      counterexamples=settings["counterexamples"])
     # Pool processes end through multiprocessing's exit path, which runs these finalizers.
     multiprocessing.util.Finalize(None, _GRADER.close, exitpriority=10)
+    # The warm test vectors, reference results and plans live as long as the process:
+    # the garbage collector need not walk them again and again.
+    gc.freeze()
 
 
 def _grade_one(student: str, path: str, only: tuple):

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from conftest import IMPLS, STUBS, copy_reference, full_marks, notebook_from_source, single_file_source, zip_folder
+from conftest import IMPLS, REFERENCE, STUBS, copy_reference, full_marks, notebook_from_source, single_file_source, zip_folder
 
 
 def exercise(result, ex_id):
@@ -196,3 +196,18 @@ def test_partial_quiz_credit(grade, tmp_path):
     quiz = exercise(grade(folder, only=["quiz"]), "quiz")
     match = next(c for c in quiz.checks if c.name == "match_outputs")
     assert not match.passed and 0 < match.score < match.max_score
+
+
+@pytest.mark.parametrize("libyaml", [True, False])
+def test_answers_load_alike_with_and_without_libyaml(monkeypatch, libyaml):
+    import yaml
+
+    from grader.engine import load_answers
+
+    text = (REFERENCE / "answers.yaml").read_text(encoding="utf-8")
+    expected = yaml.safe_load(text)
+    monkeypatch.setattr(yaml, "__with_libyaml__", libyaml and yaml.__with_libyaml__, raising=False)
+    assert load_answers(text) == expected
+    for bad in ("a: &x [1]\nb: *x\n", "a: " + "[" * 5000 + "]" * 5000 + "\n"):
+        with pytest.raises((yaml.YAMLError, RecursionError)):
+            load_answers(bad)
