@@ -102,7 +102,9 @@ class Grader:
         if self.counterexamples:
             self._add_counterexamples(ctx, checks)
         student.close()
-        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in self._diagnose(exercise, ctx.calls)]
+        # Mistakes are named where points were lost: an exercise with every check passed has nothing to explain.
+        named = [] if all(c.passed for c in checks) else self._diagnose(exercise, ctx.calls)
+        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
                               output="".join(student.output))
 
