@@ -77,7 +77,7 @@ def _compare_other(got, expected, rtol, atol, where, compare_item) -> Mismatch |
         except OverflowError:   # an integer too large for a float is no match for a real result
             return None if got == expected else Mismatch("cmp.value", {"where": where, "expected": fmt(expected),
                                                                         "got": "a huge integer"})
-        if np.isnan(e) and np.isnan(g):
+        if (np.isnan(e) and np.isnan(g)) or g == e:   # equal infinities are equal too, as in arrays
             return None
         if not np.isfinite(g) and np.isfinite(e):
             return Mismatch("cmp.not_finite", {"where": where, "expected": fmt(e), "got": fmt(g)})

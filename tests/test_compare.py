@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -21,6 +21,9 @@ values = st.recursive(st.one_of(floats, st.integers(-5, 5), st.booleans(), st.no
 
 @settings(max_examples=400, deadline=None)
 @given(values, values, st.sampled_from([0.0, 1e-7, 0.5]))
+@example(float("inf"), float("inf"), 0.0)            # equal infinities are equal, as in arrays
+@example(([], float("inf")), ([], float("inf")), 0.0)
+@example(float("-inf"), float("inf"), 0.5)
 def test_same_agrees_with_compare(got, expected, tol):
     assert same(got, expected, tol, tol) == (compare(got, expected, tol, tol) is None)
 
@@ -30,3 +33,9 @@ def test_same_agrees_with_compare(got, expected, tol):
 def test_same_agrees_on_float_arrays(a, b):
     assert same(a, b, 1e-6, 1e-9) == (compare(a, b, 1e-6, 1e-9) is None)
     assert same(a, a.copy(), 0.0, 0.0)
+
+
+def test_equal_infinities_are_equal_and_opposite_ones_are_not():
+    inf = float("inf")
+    assert compare(inf, inf, 0.0, 0.0) is None and compare(np.float64(-inf), -inf, 1e-6, 0.0) is None
+    assert compare(-inf, inf, 0.5, 0.5) is not None and compare(1e308, inf, 1e-6, 0.0) is not None
