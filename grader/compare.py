@@ -81,7 +81,7 @@ def _compare_other(got, expected, rtol, atol, where, compare_item) -> Mismatch |
             return None
         if not np.isfinite(g) and np.isfinite(e):
             return Mismatch("cmp.not_finite", {"where": where, "expected": fmt(e), "got": fmt(g)})
-        if abs(g - e) <= atol + rtol * abs(e):
+        if not np.isinf(e) and abs(g - e) <= atol + rtol * abs(e):   # an infinity must be matched exactly
             return None
         return Mismatch("cmp.value", {"where": where, "expected": fmt(e), "got": fmt(g)})
     if isinstance(expected, (list, tuple)):
