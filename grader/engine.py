@@ -1,9 +1,11 @@
 """Grading one submission: the pipeline from a loaded submission to results.
 
-For each exercise: find the student module, import it in a fresh worker
-child, run the exercise's checks (each may only pass or fail), name known
-mistakes from the recorded calls, and score. A broken file costs only the
-exercises that live in it.
+For each exercise: find the student module, import it in the submission's
+worker child (a fresh one if an earlier exercise changed it), run the
+exercise's planned calls in one request (grader/plan.py), run its checks (each
+may only pass or fail), name known mistakes from the recorded calls where
+points were lost, and score. A broken file costs only the exercises that live
+in it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """The trusted side of the worker boundary.
 
-:class:`Worker` owns one warm worker process (``grader/worker/zygote.py``) and
-restarts it if it dies. :class:`StudentModule` is one exercise's handle on a
-student module: it opens a fresh child, calls functions in it, and reopens the
-child after a crash or a timeout so that one bad call costs only its check.
+:class:`Worker` owns one warm worker process (``grader/worker/zygote.py``),
+restarts it if it dies, and talks to the child it forks for a submission on
+that child's own pipes. :class:`StudentModule` is one exercise's handle on a
+student module: it imports the module in the submission's child (a fresh one if
+an earlier exercise left that child changed), takes results from the exercise's
+plan or calls functions on their own, and starts a fresh child after a crash or
+a timeout so that one bad call costs only its check.
 Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back.
 """
 
