@@ -35,6 +35,7 @@ DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 0.5                 # seconds beyond a call's timeout for its reply to arrive
 CONTROL_TIMEOUT = 5.0             # seconds for the worker to fork or kill a child
 MAX_CONTROL = 1 << 16             # bytes of one control reply
+DEATH_WAIT = 0.5                  # seconds for a child that closed its pipe to finish exiting
 FRAME_CACHE = 2048                # packed requests kept for reuse (test cases are shared by all students)
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
 FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
@@ -235,13 +236,14 @@ class Worker:
         self.session, self.sessions = Session(root, *fds), self.sessions + 1
         return self.session
 
-    def end_session(self) -> tuple[dict | None, str]:
-        """Kill the current child; how it ended if it died on its own, and its last output."""
+    def end_session(self, wait: float = 0.0) -> tuple[dict | None, str]:
+        """Kill the current child; how it ended if it died on its own, and its last output.
+        ``wait``: seconds it may take to finish dying (it closed its pipe: it is exiting)."""
         session, self.session = self.session, None
         if session is None:
             return None, ""
         session.close()
-        reply, _ = self._control_request({"op": "close"})
+        reply, _ = self._control_request({"op": "close", "wait": wait})
         if reply is None:
             return None, ""
         death, output = reply.get("death"), reply.get("output")
@@ -271,7 +273,7 @@ class Worker:
             _, output = self.end_session()
             answers.append({"ok": False, "error": {"kind": "timeout", "seconds": timeout, "output": output}})
         except (wire.Closed, OSError):
-            death, output = self.end_session()
+            death, output = self.end_session(wait=DEATH_WAIT)
             answers.append({"ok": False, "error": {"kind": "crash", **(death or {}), "output": output}})
         except wire.WireError as exc:
             _, output = self.end_session()

@@ -74,12 +74,15 @@ def test_timeout_then_fresh_child(student):
     assert s.call("double", 2).value == 4   # a new child answers
 
 
-@pytest.mark.parametrize("func, kind", [("crash", "crash"), ("kill_self", "crash"), ("odd", "bad_return")])
-def test_crashes_and_bad_returns(student, func, kind):
+@pytest.mark.parametrize("func, kind, how", [("crash", "crash", {"exit_code": 5}),
+                                            ("kill_self", "crash", {"signal": "SIGKILL"}),
+                                            ("odd", "bad_return", {})])
+def test_crashes_and_bad_returns(student, func, kind, how):
     s = student()
     with pytest.raises(StudentError) as info:
         s.call(func)
     assert info.value.kind == kind
+    assert how.items() <= info.value.error.items()     # how it died, for the student
     assert s.call("double", 1).value == 2
 
 

@@ -15,7 +15,7 @@ requests carry inputs only.
 Control messages (one JSON datagram each, on the SOCK_SEQPACKET socket FD):
   {"op": "open", "root", "limits"} -> {"ok": True} with the grader's ends of the
         child's request and reply pipes attached
-  {"op": "close"} -> {"ok": True, "death": how the child ended or None, "output"}
+  {"op": "close", "wait"} -> {"ok": True, "death": how the child ended or None, "output"}
   {"op": "exit"} ends the worker.
 Requests to a session's child (``wire`` frames), one reply frame per call:
   {"op": "import", "module", "check"} -> {"ok", "error": None or how the import failed, "output"};
@@ -54,12 +54,18 @@ class Session:
     def __init__(self, pid, capture_fd):
         self.pid, self.capture_fd = pid, capture_fd
 
-    def end(self):
-        """Kill the child and all it started; say how it ended if it died on its own."""
-        try:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-        except ChildProcessError:
-            pid, status = self.pid, 0
+    def end(self, wait=0.0):
+        """Kill the child and all it started; say how it ended if it died on its own.
+        ``wait``: seconds to give a child that is on its way out (it closed its pipe)."""
+        deadline = time.monotonic() + min(max(float(wait), 0.0), 2.0)
+        while True:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, status = self.pid, 0
+            if pid == self.pid or time.monotonic() >= deadline:
+                break
+            time.sleep(0.002)
         death = describe_death(status) if pid == self.pid else None
         for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
             try:
@@ -162,7 +168,7 @@ class Zygote:
             if op == "open":
                 self.open(request)
             elif op == "close":
-                death, output = self.close()
+                death, output = self.close(request.get("wait") or 0.0)
                 self.reply({"ok": True, "death": death, "output": output})
             else:
                 self.reply({"ok": False, "error": {"kind": "protocol", "message": f"unknown op {op!r}"}})
@@ -175,10 +181,10 @@ class Zygote:
         else:
             self.control.send(data)
 
-    def close(self):
+    def close(self, wait=0.0):
         death = output = None
         if self.session is not None:
-            death, output = self.session.end()
+            death, output = self.session.end(wait)
             self.session = None
         if self.sandboxed:
             sweep()
