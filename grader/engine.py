@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 
 import yaml
 
@@ -22,7 +23,7 @@ from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
-from grader.plan import record_plan
+from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
@@ -34,6 +35,17 @@ MAX_ANSWERS_BYTES = 256 * 1024
 SEARCHABLE = ("cmp.", "prop.", "err.exception")
 DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
 STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
+
+
+@dataclass
+class _Graded:
+    """An exercise whose visible checks are done, waiting for its hidden ones."""
+
+    exercise: Exercise
+    student: object
+    ctx: Context
+    checks: dict
+    plan: Plan
 
 
 class InternalError(Exception):
@@ -71,46 +83,79 @@ class Grader:
         start = time.perf_counter()
         self._import_failures: dict[str, dict] = {}
         self._deadline = time.monotonic() + self.time_limit
-        results = []
+        results: dict[str, ExerciseResult] = {}
+        elapsed: dict[str, float] = {}
+        exercises = self.course.select(only)
         with self.worker.staged(submission.root) as self._root:
-            for exercise in self.course.select(only):
+            pending = []
+            for exercise in exercises:
                 t0 = time.perf_counter()
-                result = (self._grade_quiz(exercise, submission) if exercise.is_quiz
-                          else self._grade_code(exercise, submission))
-                result.elapsed = time.perf_counter() - t0
-                results.append(result)
+                if exercise.is_quiz:
+                    results[exercise.id] = self._grade_quiz(exercise, submission)
+                else:
+                    outcome = self._visible_checks(exercise, submission)
+                    if isinstance(outcome, ExerciseResult):
+                        results[exercise.id] = outcome
+                    else:
+                        pending.append(outcome)
+                elapsed[exercise.id] = time.perf_counter() - t0
+            # Hidden checks run last, once every visible check and counterexample search is
+            # done: whatever student code learns from a hidden input, nothing shown comes after.
+            for graded in pending:
+                t0 = time.perf_counter()
+                results[graded.exercise.id] = self._hidden_checks(graded)
+                elapsed[graded.exercise.id] += time.perf_counter() - t0
+        for exercise_id, result in results.items():
+            result.elapsed = elapsed[exercise_id]
         notes = [Message("note.submission", text=plain(n, 500)) for n in submission.notes]
         if not self.worker.isolation.sandboxed:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
-        return SubmissionResult(source=plain(str(submission.source), 500), exercises=results, notes=notes,
+        return SubmissionResult(source=plain(str(submission.source), 500),
+                                exercises=[results[e.id] for e in exercises], notes=notes,
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
 
     # ------------------------------------------------------------ code exercises
 
-    def _grade_code(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
+    def _visible_checks(self, exercise: Exercise, submission: Submission):
+        """The exercise's visible checks and counterexamples: an ExerciseResult if the module
+        cannot be graded at all, else a _Graded waiting for its hidden checks."""
         module = submission.module_for(exercise.file)
         if module is None:
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
-        student = self.worker.module(self._root, module, exercise.timeout, self._deadline)
+        student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id)
         error = student.open()
         if error is not None:
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = Context(self.runtime, exercise, student, submission.describe_line)
-        student.prefetch(self.plan(exercise))
-        checks = [self._run_check(ctx, spec) for spec in exercise.checks]
+        plan = self.plan(exercise)
+        student.prefetch(plan.visible)
+        checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
+        student.finish_plan()
         if self.counterexamples:
-            self._add_counterexamples(ctx, checks)
+            self._add_counterexamples(ctx, list(checks.values()), module)
+        return _Graded(exercise, student, ctx, checks, plan)
+
+    def _hidden_checks(self, graded: "_Graded") -> ExerciseResult:
+        exercise, student, ctx, checks = graded.exercise, graded.student, graded.ctx, graded.checks
+        hidden = [spec for spec in exercise.checks if spec.hidden]
+        if hidden:
+            student.keep_output = False
+            if student.open(fresh=False) is None:   # the module as the visible checks left it, if the child is clean
+                student.prefetch(graded.plan.hidden)
+            checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
+            student.finish_plan()
         student.close()
+        results = [checks[spec.id] for spec in exercise.checks]
         # Mistakes are named where points were lost: an exercise with every check passed has nothing to explain.
-        named = [] if all(c.passed for c in checks) else self._diagnose(exercise, ctx.calls)
+        named = [] if all(c.passed for c in results) else self._diagnose(exercise, ctx.calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
-        return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses,
+        return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
                               output="".join(student.output))
 
-    def plan(self, exercise: Exercise) -> tuple:
+    def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""
         return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks))
 
@@ -123,11 +168,23 @@ class Grader:
                 raise InternalError(f"diagnosis of {exercise.id} broke: {exc!r}") from exc
             return []
 
-    def _add_counterexamples(self, ctx: Context, checks: list[CheckResult]):
+    def _add_counterexamples(self, ctx: Context, checks: list[CheckResult], module: str):
         """For the first failing visible check of each function, the smallest failing input.
 
         Students whose function behaves the same on every graded call share one search
-        (the cached input is re-checked on each of them, one call)."""
+        (the cached input is re-checked on each of them, one call). The search calls a
+        module of its own (a fresh import in the same child), so the exercise's module is
+        left as its visible checks left it for its hidden ones."""
+        graded_student = ctx.student
+        ctx.student = self.worker.module(self._root, module, ctx.exercise.timeout, self._deadline,
+                                         slot=f"{ctx.exercise.id}#search")
+        ctx.student.keep_output = False
+        try:
+            self._search_counterexamples(ctx, checks)
+        finally:
+            ctx.student = graded_student
+
+    def _search_counterexamples(self, ctx: Context, checks: list[CheckResult]):
         searched = set()
         for result in checks:
             func = result.func

@@ -4,12 +4,14 @@ Checks call the student one at a time, and each call would be a round trip to
 the worker. But the test cases are fixed for the run, so the calls the checks
 make on correct code are fixed too: this module records them once, by running
 the checks on the reference solution in this process. The worker then runs
-the whole plan in one request when an exercise starts, and the checks take
-their results from it (:meth:`grader.runner.StudentModule.prefetch`); a call
-that is not in the plan still goes to the worker on its own.
+the visible checks' plan in one request when an exercise starts (and the
+hidden checks' plan when they run, last), and the checks take their results
+from it (:meth:`grader.runner.StudentModule.prefetch`); a call that is not in
+the plan still goes to the worker on its own.
 
-Every submission therefore sees the same calls in the same order, whatever
-its checks decide along the way.
+So the calls a submission sees do not depend on which checks fail along the
+way; for code without state between calls, that changes no verdict
+(``tests/test_plan.py``).
 """
 
 from __future__ import annotations
@@ -66,13 +68,25 @@ class _Recorder:
         raise StudentError({"kind": "missing", "name": name})
 
 
-def record_plan(runtime, exercise, checks: dict) -> tuple[PlannedCall, ...]:
+@dataclass(frozen=True)
+class Plan:
+    visible: tuple[PlannedCall, ...]   # the visible checks' calls, in the order they are run
+    hidden: tuple[PlannedCall, ...]    # the hidden checks' calls (run last, see grader/engine.py)
+
+
+def record_plan(runtime, exercise, checks: dict) -> Plan:
     """The calls, in order, that the exercise's checks make on the reference."""
     recorder = _Recorder(runtime, exercise)
     ctx = Context(runtime, exercise, recorder)
-    for spec in exercise.checks:
-        try:
-            checks[exercise.id][spec.id](ctx)
-        except Exception:  # noqa: BLE001 -- a check that fails here still planned its calls
-            pass
-    return tuple(recorder.planned)
+    parts = {}
+    for hidden in (False, True):
+        recorder.planned = []
+        for spec in exercise.checks:
+            if spec.hidden != hidden:
+                continue
+            try:
+                checks[exercise.id][spec.id](ctx)
+            except Exception:  # noqa: BLE001 -- a check that fails here still planned its calls
+                pass
+        parts[hidden] = tuple(recorder.planned)
+    return Plan(visible=parts[False], hidden=parts[True])

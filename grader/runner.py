@@ -60,6 +60,10 @@ def checked(reply) -> dict:
     error = reply.get("error")
     if not reply["ok"] and (type(error) is not dict or type(error.get("kind", "")) is not str):
         raise wire.WireError("malformed error reply")
+    if error is not None and type(error) is not dict:
+        raise wire.WireError("malformed reply")
+    if type(reply.get("output", "")) is not str or (type(error) is dict and type(error.get("output", "")) is not str):
+        raise wire.WireError("malformed reply")
     return reply
 
 
@@ -181,9 +185,10 @@ class Worker:
             theirs.close()
         self._control = ours
 
-    def module(self, root: str, module: str, timeout: float, deadline: float | None = None) -> "StudentModule":
+    def module(self, root: str, module: str, timeout: float, deadline: float | None = None,
+               slot: str | None = None) -> "StudentModule":
         """One exercise's handle on a student module in this worker."""
-        return StudentModule(self, root, module, timeout, deadline)
+        return StudentModule(self, root, module, timeout, deadline, slot)
 
     @contextlib.contextmanager
     def staged(self, root: Path):
@@ -218,6 +223,8 @@ class Worker:
                 raise ValueError("malformed control reply")
             if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC) or not all(_is_pipe(fd) for fd in received):
                 raise ValueError("malformed control reply")
+            for fd in received:   # recvmsg does not set close-on-exec
+                os.set_inheritable(fd, False)
             return reply, received
         except (OSError, ValueError, TimeoutError):
             for fd in received:
@@ -255,23 +262,32 @@ class Worker:
 
     # ------------------------------------------------------------ the session's child
 
-    def exchange(self, message: dict, timeout: float, replies: int, key=None) -> list[dict]:
+    def exchange(self, message: dict, timeout: float, replies: int, key=None,
+                 deadline: float | None = None) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
         a crash (it died or closed its pipe) or a protocol error (a garbled reply).
+        ``deadline``: the submission's (time.monotonic()); past it the child is stopped
+        and the reply it owes is a "time_limit" error.
 
         ``key``: (a tag, the objects the message was built from). Every student gets the
         same test cases, so the frame is packed once per run and reused."""
         session = self.session
         answers = []
+        limit = float("inf") if deadline is None else deadline + REPLY_SLACK
+
+        def until():
+            return min(time.monotonic() + timeout + REPLY_SLACK, limit)
+
         try:
             frame = self._frame(message, key)
-            wire.write_frame(session.to_child, frame, time.monotonic() + timeout + REPLY_SLACK)
+            wire.write_frame(session.to_child, frame, until())
             while len(answers) < replies:
-                answers.append(checked(session.replies.recv(time.monotonic() + timeout + REPLY_SLACK)))
+                answers.append(checked(session.replies.recv(until())))
         except wire.Timeout:
             _, output = self.end_session()
-            answers.append({"ok": False, "error": {"kind": "timeout", "seconds": timeout, "output": output}})
+            kind = "time_limit" if time.monotonic() >= limit else "timeout"
+            answers.append({"ok": False, "error": {"kind": kind, "seconds": timeout, "output": output}})
         except (wire.Closed, OSError):
             death, output = self.end_session(wait=DEATH_WAIT)
             answers.append({"ok": False, "error": {"kind": "crash", **(death or {}), "output": output}})
@@ -362,8 +378,10 @@ def _remove_stale_exchanges():
 class StudentModule:
     """One exercise's calls into one student module, in the submission's child."""
 
-    def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None):
+    def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None,
+                 slot: str | None = None):
         self.worker, self.root, self.module, self.timeout = worker, str(root), module, timeout
+        self.slot = slot or module   # where the child keeps this exercise's module
         self.deadline = deadline   # time.monotonic() past which nothing more is run for this submission
         self.import_error: dict | None = None
         self.failures = 0
@@ -375,14 +393,16 @@ class StudentModule:
         self._cursor = 0
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
 
-    def open(self) -> dict | None:
+    def open(self, fresh: bool = True) -> dict | None:
         """Import the module in the submission's child (a fresh one if there is none, or if
-        an earlier exercise left it changed); return the import error, if any."""
+        an earlier exercise left it changed); return the import error, if any.
+        ``fresh``: False goes on with the module as this exercise left it, if the child is
+        the same (for the hidden checks, which run last)."""
         timeout = self._time_left()
         if timeout <= 0:
             self.import_error = {"kind": "time_limit"}
             return self.import_error
-        reply = self._import(timeout)
+        reply = self._import(timeout, fresh)
         self._note_output(reply)
         if not reply.get("ok"):
             self.import_error = reply.get("error", {"kind": "crash"})
@@ -393,13 +413,15 @@ class StudentModule:
         self._session = self.worker.sessions if self.import_error is None else None
         return self.import_error
 
-    def _import(self, timeout: float) -> dict:
+    def _import(self, timeout: float, fresh: bool = True) -> dict:
         session = self.worker.session
+        fresh = fresh or self._session != self.worker.sessions
+        message = {"op": "import", "module": self.module, "slot": self.slot, "fresh": fresh}
         if session is not None and session.root == self.root:
             # The submission's child, if it is still there (an earlier exercise may have
             # killed it) and still clean (or left it changed): first one reply on that,
             # then the import's.
-            answers = self.worker.exchange({"op": "import", "module": self.module, "check": True}, timeout, 2)
+            answers = self.worker.exchange({**message, "check": True}, timeout, 2, deadline=self.deadline)
             first = answers[0]
             if first.get("ok") and not first.get("tainted") and len(answers) == 2:
                 return answers[1]
@@ -407,7 +429,8 @@ class StudentModule:
                 self.worker.tainted += 1
         if self.worker.open_session(self.root) is None:
             return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
-        return self.worker.exchange({"op": "import", "module": self.module, "check": False}, timeout, 1)[0]
+        return self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1,
+                                    deadline=self.deadline)[0]
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""
@@ -430,7 +453,7 @@ class StudentModule:
         if planned is not None:
             result = self._result(planned)
         else:
-            key = None if cache_as is None else (("call", self.module, func, return_args, reuse_args), (cache_as,))
+            key = None if cache_as is None else (("call", self.slot, func, return_args, reuse_args), (cache_as,))
             result = self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
                                     "return_args": return_args, "reuse_args": reuse_args}, key)
         return with_arguments(result, args, kwargs) if return_args else result
@@ -464,11 +487,11 @@ class StudentModule:
         timeout = self._time_left()
         if timeout <= 0:
             return [StudentError({"kind": "time_limit"})] * len(calls)
-        message = {"op": "batch", "module": self.module,
+        message = {"op": "batch", "module": self.slot,
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
-        key = None if cache_as is None else (("batch", self.module, tuple(f for f, _, _ in calls), return_args),
+        key = None if cache_as is None else (("batch", self.slot, tuple(f for f, _, _ in calls), return_args),
                                              tuple(cache_as))
-        answers = self.worker.exchange(message, timeout, len(calls), key)
+        answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline)
         results = []
         for reply, (_, args, kwargs) in zip(answers, calls):
             try:
@@ -494,12 +517,19 @@ class StudentModule:
         timeout = self._time_left()
         if timeout <= 0:
             return
-        message = {"op": "batch", "module": self.module,
+        message = {"op": "batch", "module": self.slot,
                    "calls": [{"func": p.func, "args": list(p.case.args), "kwargs": p.case.kwargs, "return_args": True,
                               "reuse_args": p.reuse_args} for p in plan]}
-        key = (("plan", self.module, tuple((p.func, p.reuse_args) for p in plan)), tuple(p.case for p in plan))
-        answers = self.worker.exchange(message, timeout, len(plan), key)
+        key = (("plan", self.slot, tuple((p.func, p.reuse_args) for p in plan)), tuple(p.case for p in plan))
+        answers = self.worker.exchange(message, timeout, len(plan), key, self.deadline)
         self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
+
+    def finish_plan(self) -> None:
+        """The planned calls no check took, handed to ``on_skipped`` (they ran: a replay of
+        the exercise must see them), and the plan put away."""
+        for i in range(self._cursor, len(self._plan)):
+            self._skip(self._plan[i], self._replies[i])
+        self._plan, self._replies, self._cursor = (), [], 0
 
     def _take(self, func: str, case, reuse_args: bool) -> dict | None:
         """The planned reply for this call, if the plan has it further on; the planned calls
@@ -521,7 +551,9 @@ class StudentModule:
         if reply is None or self.on_skipped is None:
             return
         try:
-            result = with_arguments(self._result(reply, note_output=False), step.case.args, step.case.kwargs)
+            # Not counted towards MAX_FAILURES: no check asked for this call.
+            result = with_arguments(self._result(reply, note_output=False, count_failure=False),
+                                    step.case.args, step.case.kwargs)
         except StudentError as exc:
             result = exc
         self.on_skipped(step.func, step.case, result)
@@ -546,10 +578,10 @@ class StudentModule:
         timeout = self._time_left()
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
-        message["module"] = self.module
-        return self._result(self.worker.exchange(message, timeout, 1, key)[0])
+        message["module"] = self.slot
+        return self._result(self.worker.exchange(message, timeout, 1, key, self.deadline)[0])
 
-    def _result(self, reply: dict, note_output: bool = True) -> CallResult:
+    def _result(self, reply: dict, note_output: bool = True, count_failure: bool = True) -> CallResult:
         if note_output:
             self._note_output(reply)
         if reply.get("ok"):
@@ -560,7 +592,7 @@ class StudentModule:
                               output=reply.get("output", ""), elapsed=reply.get("elapsed", 0.0),
                               aliases=reply.get("aliases") or [])
         error = reply.get("error") or {"kind": "crash"}
-        if error.get("kind") in FATAL:
+        if error.get("kind") in FATAL and count_failure:
             self.failures += 1   # the child is gone; the next call starts a new one
         raise StudentError(error)
 

@@ -1,7 +1,7 @@
 """How the worker is isolated: bubblewrap when it works here, else plain processes.
 
 Under bubblewrap the worker sees a read-only view of the Python runtime with
-only numpy in its site-packages, the worker's two files, and the one
+only numpy in its site-packages, the worker's own files, and the one
 submission being graded; a private /tmp; no network, no other process, no
 environment. Nothing of the course (solutions, answer key) or of the grader's
 state is mounted. As root, bubblewrap keeps every capability inside unless it
@@ -117,7 +117,7 @@ def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:
     args += ["--ro-bind", str(WORKER_DIR), SANDBOX_WORKER_DIR,
              "--ro-bind", str(exchange), SANDBOX_EXCHANGE]
     # Nothing but the private /tmp is writable: no file planted in /, /dev/shm or a masked
-    # site-packages can outlive a submission (the zygote empties /tmp between exercises).
+    # site-packages can outlive a submission (the worker empties /tmp between exercises and submissions).
     for mask in masks:
         args += ["--remount-ro", mask]
     args += ["--remount-ro", "/dev", "--remount-ro", "/",

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import copy_reference
 from grader.engine import Grader
-from grader.plan import record_plan
+from grader.plan import Plan, record_plan
 from grader.runner import Worker
 from grader.submission import load_submission
 
@@ -58,7 +58,7 @@ def _verdicts(result):
 def unplanned(course):
     """A grader that never plans: every check's call is its own round trip."""
     with Grader(course, counterexamples=False) as g:
-        g.plan = lambda exercise: ()
+        g.plan = lambda exercise: Plan((), ())
         yield g
 
 
@@ -79,14 +79,17 @@ def test_a_plan_is_every_shared_call_the_checks_make(grader, course):
         if exercise.is_quiz:
             continue
         plan = record_plan(grader.runtime, exercise, grader.checks)
-        assert plan, exercise.id
+        assert plan.visible, exercise.id
+        assert bool(plan.hidden) == any(spec.hidden for spec in exercise.checks), exercise.id
+        plan = plan.visible + plan.hidden
         assert all(step.case.shared for step in plan)
         if any(spec.id == "no_state" for spec in exercise.checks):   # A, then B and A on the same objects
             assert [step.reuse_args for step in plan].count(True) >= 2, exercise.id
 
 
-def test_a_reference_submission_costs_two_round_trips_per_exercise(grader, tmp_path, monkeypatch):
-    """One for the import (and the check that the child is clean), one for the plan."""
+def test_a_reference_submission_costs_four_round_trips_per_exercise(grader, tmp_path, monkeypatch):
+    """Visible checks: the import (after the check that the child is clean) and the plan;
+    hidden checks, last: the same again, on a fresh import."""
     trips = []
     original = Worker.exchange
 
@@ -98,7 +101,43 @@ def test_a_reference_submission_costs_two_round_trips_per_exercise(grader, tmp_p
     monkeypatch.setattr(Worker, "exchange", counting)
     result = grader.grade(load_submission(copy_reference(tmp_path / "ref"), tmp_path / "w1"))
     assert result.score == result.max_score
-    code = sum(1 for e in grader.course.exercises.values() if not e.is_quiz)
-    assert trips.count("import") == code
-    assert trips.count("batch") == code
-    assert len(trips) <= 2 * code + 1     # and the quiz, when its answers live in a module
+    code = [e for e in grader.course.exercises.values() if not e.is_quiz]
+    with_hidden = sum(1 for e in code if any(spec.hidden for spec in e.checks))
+    assert trips.count("import") == len(code) + with_hidden
+    assert trips.count("batch") == len(code) + with_hidden
+    assert len(trips) <= 2 * (len(code) + with_hidden) + 1     # and the quiz, when its answers live in a module
+
+
+LEAKY = """
+import numpy as np
+SEEN = []
+
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    SEEN.append(x_t.shape)
+    import builtins, os
+    builtins.__dict__.setdefault("stash", []).append(x_t.shape)
+    with open("/tmp/stash", "a") as fh:
+        fh.write(repr(x_t.shape))
+    return np.tanh(x_t @ W_x + h_prev @ W_h + b)
+
+def scalar_rnn(xs, w_x, w_h, b=0.0, h0=0.0):
+    import builtins, os
+    print("SEEN", SEEN, getattr(builtins, "stash", None), os.path.exists("/tmp/stash"))
+    h, out = float(h0), []
+    for x in xs:
+        h = float(np.tanh(w_x * x + w_h * h + b))
+        out.append(h)
+    return out
+"""
+
+
+def test_hidden_inputs_reach_nothing_that_is_shown(grader, tmp_path):
+    """The red team's leak: step's calls stashed in a global, builtins or /tmp, printed by scalar.
+    Hidden checks run last, and every exercise starts from fresh modules and an empty /tmp."""
+    folder = copy_reference(tmp_path / "leaky")
+    reference = (folder / "rnn_step.py").read_text()
+    (folder / "rnn_step.py").write_text(reference + "\n" + LEAKY)
+    result = grader.grade(load_submission(folder, tmp_path / "w"), ["step", "scalar"])
+    scalar = result.exercises[1]
+    assert "SEEN" in scalar.output
+    assert "SEEN []" in scalar.output and "True" not in scalar.output, scalar.output

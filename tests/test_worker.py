@@ -31,6 +31,9 @@ def odd():
     return object()
 def env():
     return dict(os.environ)
+def nap(seconds):
+    time.sleep(seconds)
+    return seconds
 def stop_reading(*args):
     import signal, threading
     threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGSTOP)).start()
@@ -93,14 +96,16 @@ def test_stdin_is_empty_and_env_is_clean(student, monkeypatch):
     assert "GRADER_SECRET" not in env and env.get("OPENBLAS_NUM_THREADS") == "1"
 
 
-def test_exercises_share_the_child_and_each_submission_starts_fresh(worker, tmp_path):
+def test_exercises_share_the_child_with_fresh_modules_and_each_submission_starts_fresh(worker, tmp_path):
     (tmp_path / "mod.py").write_text(MODULE)
     with worker.staged(tmp_path) as root:
         first, second = StudentModule(worker, root, "mod", 2.0), StudentModule(worker, root, "mod", 2.0)
         assert first.call("counter").value == 1
         assert first.call("counter").value == 2
-        assert second.call("counter").value == 3     # imported once per submission
-        assert "".join(second.output) == ""          # the import's prints belong to the first
+        sessions = worker.sessions
+        assert second.call("counter").value == 1     # the module afresh for each exercise...
+        assert worker.sessions == sessions           # ...in the same child
+        assert "imported" in "".join(second.output)
     with worker.staged(tmp_path) as root:
         assert StudentModule(worker, root, "mod", 2.0).call("counter").value == 1
 
@@ -120,6 +125,7 @@ def test_exercises_share_the_child_and_each_submission_starts_fresh(worker, tmp_
     "KEEP.append(np.ones(40 << 20))",
     "os.environ['OMP_NUM_THREADS'] = '8'",
     "sys.stdout = open(os.devnull, 'w')",
+    "import builtins; builtins.helper = len",
 ])
 def test_an_exercise_that_changes_the_process_sends_the_next_to_a_fresh_child(worker, tmp_path, change):
     (tmp_path / "mod.py").write_text(MODULE + f"KEEP = []\ndef change():\n    {change}\n")
@@ -127,10 +133,10 @@ def test_an_exercise_that_changes_the_process_sends_the_next_to_a_fresh_child(wo
         first = StudentModule(worker, root, "mod", 5.0)
         assert first.call("counter").value == 1
         first.call("change")
-        tainted = worker.tainted
+        tainted, sessions = worker.tainted, worker.sessions
         second = StudentModule(worker, root, "mod", 5.0)
         assert second.call("counter").value == 1      # a fresh import in a fresh child
-        assert worker.tainted == tainted + 1
+        assert worker.tainted == tainted + 1 and worker.sessions == sessions + 1
 
 
 def test_an_exercise_that_leaves_the_process_alone_keeps_the_child(worker, tmp_path):
@@ -141,9 +147,9 @@ def test_an_exercise_that_leaves_the_process_alone_keeps_the_child(worker, tmp_p
         first = StudentModule(worker, root, "mod", 5.0)
         first.call("counter")
         first.call("harmless")
-        tainted = worker.tainted
-        assert StudentModule(worker, root, "mod", 5.0).call("counter").value == 2
-        assert worker.tainted == tainted
+        tainted, sessions = worker.tainted, worker.sessions
+        assert StudentModule(worker, root, "mod", 5.0).call("counter").value == 1
+        assert worker.tainted == tainted and worker.sessions == sessions
 
 
 def test_a_crash_costs_the_call_and_the_next_import_is_fresh(student):
@@ -173,3 +179,17 @@ def test_gives_up_after_repeated_failures(student):
             s.call("crash")
         kinds.append(info.value.kind)
     assert kinds == ["crash", "crash", "crash", "gave_up"]
+
+
+def test_a_batch_stops_at_the_submission_deadline(worker, tmp_path):
+    """Each call is within its own time limit, but the batch as a whole is not."""
+    (tmp_path / "mod.py").write_text(MODULE)
+    with worker.staged(tmp_path) as root:
+        s = StudentModule(worker, root, "mod", 1.0, deadline=time.monotonic() + 1.2)
+        s.open()
+        start = time.monotonic()
+        results = s.batch([("nap", (0.3,), {})] * 10)
+        took = time.monotonic() - start
+    kinds = [r.kind if isinstance(r, StudentError) else "ok" for r in results]
+    assert took < 2.5, took
+    assert kinds[0] == "ok" and "time_limit" in kinds and kinds.count("ok") < 6, kinds

@@ -29,7 +29,8 @@ WATCHED_MODULES = ("builtins", "math", "numpy", "numpy.linalg", "numpy.random", 
                    "time", "random", "functools", "itertools", "operator", "copy", "importlib", "signal",
                    "threading", "warnings", "io", "json", "collections")
 MEMORY_GROWTH = 256 << 20      # bytes of resident memory an exercise may leave behind
-CPU_SHARE = 0.5                # past this share of its CPU limit, a child is not reused
+CPU_SHARE = 0.1                # past this share of its CPU limit, a child is not reused (the next
+                               # exercise starts with at least 90 % of a child's CPU time)
 
 _SIGNALS = [s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)]
 _LIMITS = [getattr(resource, name) for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_NOFILE",
@@ -75,6 +76,8 @@ def _patched(baseline: dict) -> bool:
         if len(now) == len(values) and list(map(id, now.values())) == values:
             continue   # the usual case: nothing added, nothing rebound
         if any(id(now.get(key)) != value for key, value in attributes.items()):
+            return True
+        if name == "builtins" and now.keys() - attributes.keys():   # a new builtin reaches every module
             return True
     return False
 
