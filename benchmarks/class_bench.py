@@ -65,10 +65,9 @@ class InProcessModule:
         self._module = None
         self.on_skipped = None
 
-    def prefetch(self, plan):
-        pass   # calls in this process cost no round trip: nothing to plan
-
-    def open(self):
+    def open(self, fresh=True, plan=()):   # calls in this process cost no round trip: no plan
+        if self._module is not None and not fresh:
+            return None
         try:
             self._module = ModuleSet(Path(self.root)).get(self.module)
         except Exception as exc:  # noqa: BLE001

@@ -125,13 +125,12 @@ class Grader:
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id)
-        error = student.open()
+        plan = self.plan(exercise)
+        error = student.open(plan=plan.visible)
         if error is not None:
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = Context(self.runtime, exercise, student, submission.describe_line)
-        plan = self.plan(exercise)
-        student.prefetch(plan.visible)
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
         if self.counterexamples:
@@ -143,8 +142,7 @@ class Grader:
         hidden = [spec for spec in exercise.checks if spec.hidden]
         if hidden:
             student.keep_output = False
-            if student.open(fresh=False) is None:   # the module as the visible checks left it, if the child is clean
-                student.prefetch(graded.plan.hidden)
+            student.open(fresh=False, plan=graded.plan.hidden)   # the module as the visible checks left it
             checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
             student.finish_plan()
         student.close()

@@ -6,7 +6,7 @@ make on correct code are fixed too: this module records them once, by running
 the checks on the reference solution in this process. The worker then runs
 the visible checks' plan in one request when an exercise starts (and the
 hidden checks' plan when they run, last), and the checks take their results
-from it (:meth:`grader.runner.StudentModule.prefetch`); a call that is not in
+from it (:meth:`grader.runner.StudentModule.open`); a call that is not in
 the plan still goes to the worker on its own.
 
 So the calls a submission sees do not depend on which checks fail along the

@@ -262,7 +262,7 @@ class Worker:
 
     # ------------------------------------------------------------ the session's child
 
-    def exchange(self, message: dict, timeout: float, replies: int, key=None,
+    def exchange(self, message: dict | None, timeout: float, replies: int, key=None,
                  deadline: float | None = None) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
@@ -280,8 +280,8 @@ class Worker:
             return min(time.monotonic() + timeout + REPLY_SLACK, limit)
 
         try:
-            frame = self._frame(message, key)
-            wire.write_frame(session.to_child, frame, until())
+            if message is not None:   # None: more replies to a request already sent
+                wire.write_frame(session.to_child, self._frame(message, key), until())
             while len(answers) < replies:
                 answers.append(checked(session.replies.recv(until())))
         except wire.Timeout:
@@ -388,21 +388,24 @@ class StudentModule:
         self._session: int | None = None   # the worker session the module is imported in
         self.output: list[str] = []   # what the student code printed, in order
         self.keep_output = True       # off while a hidden check runs: its prints could show its inputs
-        self._plan: tuple = ()        # see prefetch()
+        self._plan: tuple = ()        # see open(plan=...)
         self._replies: list = []
         self._cursor = 0
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
 
-    def open(self, fresh: bool = True) -> dict | None:
+    def open(self, fresh: bool = True, plan: tuple = ()) -> dict | None:
         """Import the module in the submission's child (a fresh one if there is none, or if
         an earlier exercise left it changed); return the import error, if any.
         ``fresh``: False goes on with the module as this exercise left it, if the child is
-        the same (for the hidden checks, which run last)."""
+        the same (for the hidden checks, which run last). ``plan``: planned calls (see
+        grader/plan.py) the child runs right after a successful import, in the same
+        request; the checks' calls then take their results from it, in order."""
+        self._plan, self._replies, self._cursor = (), [], 0
         timeout = self._time_left()
         if timeout <= 0:
             self.import_error = {"kind": "time_limit"}
             return self.import_error
-        reply = self._import(timeout, fresh)
+        reply = self._import(timeout, fresh, plan)
         self._note_output(reply)
         if not reply.get("ok"):
             self.import_error = reply.get("error", {"kind": "crash"})
@@ -411,17 +414,30 @@ class StudentModule:
             self.import_error = error if error is None or type(error) is dict else {
                 "kind": "protocol", "message": "malformed reply"}
         self._session = self.worker.sessions if self.import_error is None else None
+        if plan and self.import_error is None and self.worker.session is not None:
+            answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline)
+            self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
         return self.import_error
 
-    def _import(self, timeout: float, fresh: bool = True) -> dict:
+    def _import(self, timeout: float, fresh: bool = True, plan: tuple = ()) -> dict:
         session = self.worker.session
         fresh = fresh or self._session != self.worker.sessions
         message = {"op": "import", "module": self.module, "slot": self.slot, "fresh": fresh}
+        if plan:
+            message["calls"] = [{"func": p.func, "args": list(p.case.args), "kwargs": p.case.kwargs,
+                                 "return_args": True, "reuse_args": p.reuse_args} for p in plan]
+
+        def key(check: bool, fresh: bool):
+            if not plan:
+                return None
+            return (("import", self.slot, self.module, check, fresh, tuple((p.func, p.reuse_args) for p in plan)),
+                    tuple(p.case for p in plan))
+
         if session is not None and session.root == self.root:
             # The submission's child, if it is still there (an earlier exercise may have
             # killed it) and still clean (or left it changed): first one reply on that,
             # then the import's.
-            answers = self.worker.exchange({**message, "check": True}, timeout, 2, deadline=self.deadline)
+            answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline)
             first = answers[0]
             if first.get("ok") and not first.get("tainted") and len(answers) == 2:
                 return answers[1]
@@ -429,8 +445,8 @@ class StudentModule:
                 self.worker.tainted += 1
         if self.worker.open_session(self.root) is None:
             return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
-        return self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1,
-                                    deadline=self.deadline)[0]
+        return self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
+                                    self.deadline)[0]
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""
@@ -503,26 +519,6 @@ class StudentModule:
         return results
 
     # ------------------------------------------------------------ the exercise's plan
-
-    def prefetch(self, plan: tuple) -> None:
-        """Run the exercise's planned calls (see grader/plan.py) in one request; the checks'
-        calls then take their results from it, in order."""
-        self._plan, self._replies, self._cursor = (), [], 0
-        if not plan:
-            return
-        try:
-            self._ready()
-        except StudentError:
-            return
-        timeout = self._time_left()
-        if timeout <= 0:
-            return
-        message = {"op": "batch", "module": self.slot,
-                   "calls": [{"func": p.func, "args": list(p.case.args), "kwargs": p.case.kwargs, "return_args": True,
-                              "reuse_args": p.reuse_args} for p in plan]}
-        key = (("plan", self.slot, tuple((p.func, p.reuse_args) for p in plan)), tuple(p.case for p in plan))
-        answers = self.worker.exchange(message, timeout, len(plan), key, self.deadline)
-        self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
 
     def finish_plan(self) -> None:
         """The planned calls no check took, handed to ``on_skipped`` (they ran: a replay of

@@ -18,7 +18,8 @@ Control messages (one JSON datagram each, on the SOCK_SEQPACKET socket FD):
   {"op": "close", "wait"} -> {"ok": True, "death": how the child ended or None, "output"}
   {"op": "exit"} ends the worker.
 Requests to a session's child (``wire`` frames), one reply frame per call:
-  {"op": "import", "module", "slot", "fresh", "check"} -> {"ok", "error": None or how the import failed, "output"};
+  {"op": "import", "module", "slot", "fresh", "check", "calls"} -> {"ok", "error": None or how the import
+        failed, "output"}, then, if it succeeded, one reply per planned call in "calls";
         with "check", first {"ok", "tainted": what changed since the fork} (then no import if any)
   {"op": "call", "module": a slot, "func", "args", "kwargs", "return_args", "reuse_args"}
         -> {"ok": True, "value", "type", "args_changed", "aliases", "output", "elapsed"}
@@ -250,6 +251,23 @@ def apply_limits(limits):
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def compile_once():
+    """Each exercise imports the student's modules afresh: compile each source once per child."""
+    import importlib._bootstrap_external as external
+
+    compiled = {}
+    compile_source = external.SourceLoader.source_to_code
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        key = (path, bytes(data) if not isinstance(data, (bytes, str)) else data)
+        code = compiled.get(key)
+        if code is None:
+            code = compiled[key] = compile_source(self, data, path, _optimize=_optimize)
+        return code
+
+    external.SourceLoader.source_to_code = source_to_code
+
+
 def flush_output():
     for stream in (sys.__stdout__, sys.__stderr__, sys.stdout, sys.stderr):
         try:
@@ -288,6 +306,7 @@ class Harness:
         builtins.display = lambda *a, **k: None
         builtins.get_ipython = lambda: None
         sys.argv = ["submission"]
+        compile_once()
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
         self.sandboxed = bool(open_request.get("sandboxed"))
         self.baseline = process_state.baseline(self.sandboxed)
@@ -333,6 +352,8 @@ class Harness:
                 self.reply({"ok": True, "error": describe_exception(exc, self.root)})
                 return
         self.reply({"ok": True, "error": None})
+        if request.get("calls"):   # the exercise's plan, in the same request
+            self.handle({"op": "batch", "module": slot, "calls": request["calls"]})
 
     def forget_student_modules(self):
         self.last_call = None
