@@ -368,6 +368,9 @@ class Harness:
             # Each call's arguments are decoded just before it runs and dropped after, as if
             # it had come on its own (a cache keyed on id() then meets recycled ids, as it would).
             for item in request.get("calls", ()):
+                raw = item.data if isinstance(item, wire.Lazy) else item
+                if not (type(raw) is dict and raw.get("reuse_args")):
+                    self.last_call = None   # not needed: the previous arguments may go (and their ids with them)
                 try:
                     call = item.value() if isinstance(item, wire.Lazy) else item
                 except wire.WireError as exc:
