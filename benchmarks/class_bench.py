@@ -65,6 +65,9 @@ class InProcessModule:
         self._module = None
         self.on_skipped = None
 
+    def finish_plan(self):
+        pass
+
     def open(self, fresh=True, plan=()):   # calls in this process cost no round trip: no plan
         if self._module is not None and not fresh:
             return None
@@ -110,7 +113,7 @@ class InProcessModule:
 class InProcessWorker:
     isolation = Isolation("in-process (benchmark floor)")
 
-    def module(self, root, module, timeout, deadline=None):
+    def module(self, root, module, timeout, deadline=None, slot=None):
         return InProcessModule(root, module, timeout, deadline)
 
     @contextlib.contextmanager
