@@ -368,8 +368,7 @@ class Harness:
             # Each call's arguments are decoded just before it runs and dropped after, as if
             # it had come on its own (a cache keyed on id() then meets recycled ids, as it would).
             for item in request.get("calls", ()):
-                raw = item.data if isinstance(item, wire.Lazy) else item
-                if not (type(raw) is dict and raw.get("reuse_args")):
+                if not reuses_arguments(item):
                     self.last_call = None   # not needed: the previous arguments may go (and their ids with them)
                 try:
                     call = item.value() if isinstance(item, wire.Lazy) else item
@@ -424,6 +423,16 @@ class Harness:
             if kw_changed:
                 message["kwargs_changed"] = kw_changed
         self.reply(message)
+
+
+def reuses_arguments(item):
+    """Whether a batch item (still encoded: dicts are {"__map__": [[key, value], ...]}) asks
+    for the previous call's argument objects."""
+    if isinstance(item, wire.Lazy):
+        pairs = item.data.get("__map__") if type(item.data) is dict else None
+        return type(pairs) is list and any(type(p) is list and p[:1] == ["reuse_args"] and p[1:] == [True]
+                                           for p in pairs)
+    return type(item) is dict and item.get("reuse_args") is True
 
 
 def _write_all(fd, data):
