@@ -236,7 +236,10 @@ class Worker:
     def open_session(self, root: str) -> Session | None:
         """A fresh child for the staged submission at ``root``; None if the worker failed."""
         self.close_session()
-        reply, fds = self._control_request({"op": "open", "root": root, "limits": self.limits.as_request()}, fds=2)
+        request = {"op": "open", "root": root, "limits": self.limits.as_request()}
+        reply, fds = self._control_request(request, fds=2)
+        if reply is None:   # a worker that died unnoticed: the failed request replaced it; once more
+            reply, fds = self._control_request(request, fds=2)
         if reply is None:
             return None
         os.set_blocking(fds[0], False)   # a child that stops reading must not block the grader
