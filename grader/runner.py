@@ -446,10 +446,17 @@ class StudentModule:
                 return answers[1]
             if first.get("ok") and first.get("tainted"):
                 self.worker.tainted += 1
-        if self.worker.open_session(self.root) is None:
-            return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
-        return self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
-                                    self.deadline)[0]
+        for attempt in range(2):
+            if self.worker.open_session(self.root) is None:
+                return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
+            reply = self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
+                                         self.deadline)[0]
+            # A fresh child that died without saying how went down with a worker a student
+            # had killed (its sandbox is torn down a moment later): once more, on a new one.
+            dead = not reply.get("ok") and reply.get("error", {}).get("kind") == "crash"
+            if not (dead and "signal" not in reply["error"] and "exit_code" not in reply["error"]):
+                return reply
+        return reply
 
     def _note_output(self, reply: dict):
         text = reply.get("output") or (reply.get("error") or {}).get("output") or ""

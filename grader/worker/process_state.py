@@ -116,11 +116,13 @@ def snapshot() -> dict:
 
 def baseline(sandboxed: bool) -> dict:
     return {"state": snapshot(), "modules": _modules(), "resident": _resident(),
-            "processes": _processes() if sandboxed else None}
+            "processes": _processes() if sandboxed else None, "parent": os.getppid()}
 
 
 def changes(baseline: dict, cpu_limit: float = 0.0) -> list[str]:
     """What moved since ``baseline`` (empty: the child may serve another exercise)."""
+    if os.getppid() != baseline["parent"]:   # the zygote is gone (a student killed it): so is this sandbox, soon
+        return ["worker"]
     moved = [key for key, value in snapshot().items() if baseline["state"].get(key) != value]
     if _patched(baseline["modules"]):
         moved.append("patched modules")

@@ -222,6 +222,7 @@ class Zygote:
 
 def child_main(request_fd, reply_fd, capture_fd, open_request):
     os.setsid()  # its own process group, so the zygote can kill all it starts
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     apply_limits(open_request.get("limits") or {})
     redirect_output(capture_fd)
     harness = Harness(reply_fd, capture_fd, open_request)
@@ -554,6 +555,9 @@ def main():
             os.dup2(null, fd)
     os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
+    # A child's SIGTERM must not take the worker (and with it the sandbox) down mid-submission;
+    # the grader ends the worker with SIGKILL.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     not_dumpable()
     # Everything loaded so far (numpy above all) is left out of every child's garbage
     # collections: they would otherwise walk, and so copy, the zygote's memory.
