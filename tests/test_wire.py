@@ -16,7 +16,7 @@ def roundtrip(value):
     r, w = os.pipe()
     try:
         wire.send(w, {"value": value})
-        return wire.recv(r)["value"]
+        return wire.Reader(r).recv()["value"]
     finally:
         os.close(r)
         os.close(w)
@@ -58,7 +58,7 @@ def test_pickle_payloads_are_never_loaded():
     frame = wire.pack({"value": np.frombuffer(payload, dtype=np.uint8)})
     r, w = os.pipe()
     os.write(w, frame)
-    out = wire.recv(r)["value"]
+    out = wire.Reader(r).recv()["value"]
     assert out.dtype == np.uint8  # bytes stay bytes, never unpickled
     os.close(r)
     os.close(w)
@@ -80,14 +80,14 @@ def test_truncated_and_oversized_frames():
     r, w = os.pipe()
     os.write(w, struct.pack(">II", wire.MAX_HEADER + 1, 0))
     with pytest.raises(wire.WireError, match="header too large"):
-        wire.recv(r)
+        wire.Reader(r).recv()
     os.write(w, struct.pack(">II", 2, wire.MAX_FRAME + 1))
     with pytest.raises(wire.WireError, match="frame too large"):
-        wire.recv(r)
+        wire.Reader(r).recv()
     os.write(w, struct.pack(">II", 100, 0) + b"{")
     os.close(w)
     with pytest.raises(wire.Closed):
-        wire.recv(r)
+        wire.Reader(r).recv()
     os.close(r)
 
 
@@ -95,7 +95,7 @@ def test_recv_times_out():
     r, w = os.pipe()
     with pytest.raises(wire.Timeout):
         import time
-        wire.recv(r, time.monotonic() + 0.05)
+        wire.Reader(r).recv(time.monotonic() + 0.05)
     os.close(r)
     os.close(w)
 

@@ -247,32 +247,6 @@ def write_frame(fd: int, frame: bytes, deadline: float | None = None) -> None:
                 select.select([], [fd], [])
 
 
-def recv(fd: int, deadline: float | None = None) -> dict:
-    """Read one frame; raise Timeout past ``deadline`` (a time.monotonic value)."""
-    header_size, payload_size = _PREFIX.unpack(_read_exact(fd, _PREFIX.size, deadline))
-    if header_size > MAX_HEADER:
-        raise WireError("header too large")
-    if payload_size > MAX_FRAME:
-        raise WireError("frame too large")
-    frame = _read_exact(fd, header_size + payload_size, deadline)
-    return unpack(frame[:header_size], frame[header_size:])
-
-
-def _read_exact(fd: int, n: int, deadline: float | None) -> bytes:
-    chunks, missing = [], n
-    while missing:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise Timeout()
-        chunk = os.read(fd, min(missing, 1 << 20))
-        if not chunk:
-            raise Closed()
-        chunks.append(chunk)
-        missing -= len(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
 class Reader:
     """Frames from one descriptor, read in large chunks: a reply that is already there
     (the next of a batch, say) costs no system call."""
