@@ -160,8 +160,8 @@ class Worker:
         self._cgroup: Cgroup | None = None
 
     def command(self) -> list[str]:
-        extra = ["--sandboxed"] if self.isolation.sandboxed else []
-        return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(), *extra]
+        return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(),
+                *self.isolation.worker_args()]
 
     def _start(self):
         debug = os.environ.get("GRADER_DEBUG_WORKER")

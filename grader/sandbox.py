@@ -52,6 +52,10 @@ class Isolation:
         relative = Path(host_path).resolve().relative_to(self.exchange.resolve())
         return str(Path(SANDBOX_EXCHANGE) / relative)
 
+    def worker_args(self) -> list[str]:
+        """The zygote's own arguments (after its script); the control socket is added by the runner."""
+        return ["--sandboxed"] if self.sandboxed else []
+
     def worker_script(self) -> str:
         if self.sandboxed:
             return f"{SANDBOX_WORKER_DIR}/zygote.py"
