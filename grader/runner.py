@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox import Cgroup, Isolation, choose_isolation
+from grader.sandbox import Cgroup, Isolation, choose_isolation, worker_preexec
 from grader.worker import wire
 
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
@@ -177,7 +177,7 @@ class Worker:
                 [*self.command(), f"--control={theirs.fileno()}"], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
                 cwd="/", close_fds=True, pass_fds=(theirs.fileno(),), start_new_session=True,
-                preexec_fn=cgroup.enter if cgroup else None)
+                preexec_fn=worker_preexec(cgroup))
         except BaseException:
             ours.close()
             raise

@@ -28,6 +28,9 @@ from pathlib import Path
 
 import numpy
 
+from grader.seccomp_filter import SeccompUnavailable, fresh_session_keyring
+from grader.seccomp_filter import write_into as write_seccomp_filter
+
 WORKER_DIR = Path(__file__).resolve().parent / "worker"
 SANDBOX_WORKER_DIR = "/grader-worker"
 SANDBOX_EXCHANGE = "/submission"
@@ -52,9 +55,14 @@ class Isolation:
         relative = Path(host_path).resolve().relative_to(self.exchange.resolve())
         return str(Path(SANDBOX_EXCHANGE) / relative)
 
+    seccomp: Path | None = None                        # the system-call filter the zygote loads (host path)
+
     def worker_args(self) -> list[str]:
         """The zygote's own arguments (after its script); the control socket is added by the runner."""
-        return ["--sandboxed"] if self.sandboxed else []
+        args = ["--sandboxed"] if self.sandboxed else []
+        if self.seccomp is not None:
+            args.append(f"--seccomp={self.inside(self.seccomp)}")
+        return args
 
     def worker_script(self) -> str:
         if self.sandboxed:
@@ -89,7 +97,10 @@ def _numpy_dirs() -> list[Path]:
 
 def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:
     """The bubblewrap prefix that runs the worker; the interpreter path follows it."""
-    args = [bwrap_path(), "--unshare-all", "--unshare-user", "--disable-userns",
+    # --as-pid-1: the zygote is the namespace's pid 1, not bubblewrap's reaper. The kernel then
+    # drops every signal from inside that the zygote does not handle (SIGKILL included), and pid 1
+    # is a non-dumpable process nobody in the sandbox can trace or open /proc/1/mem of.
+    args = [bwrap_path(), "--unshare-all", "--unshare-user", "--disable-userns", "--as-pid-1",
             "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
             "--die-with-parent", "--new-session", "--clearenv",
             "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
@@ -145,10 +156,16 @@ def _within(path: Path, root: Path) -> bool:
 
 
 def probe_bwrap(exchange: Path) -> str:
-    """'' when a sandboxed interpreter starts and imports numpy here, else why not."""
+    """'' when a sandboxed interpreter starts as pid 1, confines itself with the system-call
+    filter and imports numpy here, else why not."""
     if bwrap_path() is None:
         return "bubblewrap is not installed"
-    command = bwrap_command(exchange) + [sys.executable, "-I", "-c", "import numpy"]
+    try:
+        bpf = write_seccomp_filter(exchange)
+    except SeccompUnavailable as exc:
+        return f"no system-call filter ({exc})"
+    probe = f"{SANDBOX_WORKER_DIR}/confine.py"
+    command = bwrap_command(exchange) + [sys.executable, "-I", probe, f"{SANDBOX_EXCHANGE}/{bpf.name}"]
     try:
         proc = subprocess.run(command, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -162,12 +179,17 @@ def probe_bwrap(exchange: Path) -> str:
 def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()) -> Isolation:
     """``mode``: "none", or "auto"/"sandbox": bubblewrap when it works here (callers that
     require it check ``sandboxed``)."""
+    try:   # plain processes load the filter too, where there is one
+        seccomp = write_seccomp_filter(exchange)
+    except SeccompUnavailable:
+        seccomp = None
     if mode == "none":
-        return Isolation("process", reason="sandbox disabled")
+        return Isolation("process", reason="sandbox disabled", seccomp=seccomp)
     reason = sandbox_unavailable()
     if reason:
-        return Isolation("process", reason=reason)
-    return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True)
+        return Isolation("process", reason=reason, seccomp=seccomp)
+    return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True,
+                     seccomp=seccomp)
 
 
 @lru_cache(maxsize=None)
@@ -175,6 +197,19 @@ def sandbox_unavailable() -> str:
     """Why bubblewrap cannot run the worker on this machine ('' when it can); probed once a process."""
     with tempfile.TemporaryDirectory(prefix="grade-probe-") as empty:
         return probe_bwrap(Path(empty))
+
+
+def worker_preexec(cgroup: "Cgroup | None"):
+    """What the worker's process does between fork and exec: enter the sandbox's cgroup, and
+    leave the grader's session keyring for a fresh one."""
+    join_keyring = fresh_session_keyring()
+
+    def prepare():
+        if cgroup is not None:
+            cgroup.enter()
+        join_keyring()
+
+    return prepare
 
 
 # ---------------------------------------------------------------- cgroups

@@ -38,10 +38,14 @@ import socket
 import sys
 import time
 
-import numpy  # noqa: F401  -- imported once here so every child starts warm
-
 # Run with -I, Python does not put this folder on the path; the child takes it off again.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import confine  # noqa: E402
+
+if __name__ == "__main__":   # before numpy: the filter binds this thread and every one started later
+    confine.from_arguments(sys.argv[1:])
+
+import numpy  # noqa: E402,F401  -- imported once here so every child starts warm
 import process_state  # noqa: E402
 import wire  # noqa: E402
 
@@ -110,8 +114,9 @@ def read_capture(fd):
 
 def sweep():
     """Kill every other process in the sandbox: daemons that escaped with setsid or a
-    double fork are still in our PID namespace, and kill(-1) reaches all of them."""
-    if os.getpid() > 16:   # only ever inside a fresh PID namespace, where we are pid 2
+    double fork are still in our PID namespace, and kill(-1) reaches all of them (orphans
+    are ours to reap: we are the namespace's pid 1)."""
+    if os.getpid() != 1:   # only ever inside the sandbox's PID namespace, whose pid 1 we are
         return
     try:
         os.kill(-1, signal.SIGKILL)
@@ -302,6 +307,7 @@ class Harness:
         # Our helpers keep running under private names; a student file called wire.py is theirs.
         sys.modules["_grader_wire"] = sys.modules.pop("wire")
         sys.modules["_grader_process_state"] = sys.modules.pop("process_state")
+        sys.modules["_grader_confine"] = sys.modules.pop("confine")
         os.chdir(root)
         # Notebook code may call these IPython helpers; they do nothing here.
         builtins.display = lambda *a, **k: None
@@ -537,15 +543,6 @@ def describe_exception(exc, root):
     return info
 
 
-def not_dumpable():
-    """Other processes of the same user may not ptrace us or open /proc/<pid>/fd or mem."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)   # PR_SET_DUMPABLE = 4
-    except (OSError, AttributeError):
-        pass
-
-
 def main():
     sandboxed = "--sandboxed" in sys.argv[1:]
     control_fd = int([a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--control=")][0])
@@ -558,7 +555,6 @@ def main():
     # A child's SIGTERM must not take the worker (and with it the sandbox) down mid-submission;
     # the grader ends the worker with SIGKILL.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    not_dumpable()
     # Everything loaded so far (numpy above all) is left out of every child's garbage
     # collections: they would otherwise walk, and so copy, the zygote's memory.
     gc.collect()

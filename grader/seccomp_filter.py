@@ -1,0 +1,117 @@
+"""The system calls student code may not make, compiled into a seccomp filter.
+
+Grading runs NumPy on arrays; it never needs to look into another process, keep a
+kernel object that outlives the process (System V or POSIX IPC, keyrings), mount
+or enter namespaces, or talk to the kernel's tracing and module interfaces. Each of
+those is how one submission could reach another or the instructor (shared memory
+left for the next student, a keyring that outlives the run, an implant ptraced into
+a long-lived process). The filter refuses them with EPERM, so student code sees an
+ordinary ``PermissionError``; everything else is allowed.
+
+libseccomp (through pyseccomp, a ctypes binding) compiles the rules into BPF on the
+trusted side; the worker only loads the bytes (``grader/worker/confine.py``), so the
+sandbox needs neither libseccomp's Python binding nor anything else of the grader.
+"""
+
+from __future__ import annotations
+
+import errno
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+FILTER_NAME = ".seccomp.bpf"
+
+DENIED = (
+    # another process's memory, file descriptors or state
+    "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "process_madvise", "kcmp",
+    # kernel keyrings: the grader's session keyring, the uid's user keyring (outlives every run)
+    "keyctl", "add_key", "request_key",
+    # System V and POSIX IPC: objects shared by uid that outlive the process
+    "shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+    "semget", "semop", "semtimedop", "semctl",
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+    # memory outside the address-space limit; kernel interfaces grading never uses
+    "memfd_create", "memfd_secret", "userfaultfd", "perf_event_open", "bpf",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init",
+    # mounts, namespaces, the root
+    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
+    "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+    "name_to_handle_at", "open_by_handle_at",
+    # the machine
+    "reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+    "swapon", "swapoff", "acct", "quotactl", "syslog", "settimeofday", "clock_settime",
+    "clock_adjtime", "adjtimex", "iopl", "ioperm", "lookup_dcookie", "vhangup",
+)
+
+# clone(2) may not make namespaces. clone3(2) passes its flags in memory a filter cannot read:
+# it answers ENOSYS, and the C library falls back to clone(2), whose flags are checked.
+CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
+# ioctls that push input into a terminal (none is open in the worker, but no terminal is ours to type into)
+TTY_INJECTION = (0x5412, 0x541C)   # TIOCSTI, TIOCLINUX
+
+
+class SeccompUnavailable(Exception):
+    """libseccomp (or its binding) is missing here; the sandbox then is not used."""
+
+
+@lru_cache(maxsize=1)
+def program() -> bytes:
+    """The filter as BPF bytes for this machine's architecture."""
+    try:
+        import pyseccomp as sc
+        rules = sc.SyscallFilter(defaction=sc.ALLOW)
+    except (ImportError, OSError, RuntimeError) as exc:
+        raise SeccompUnavailable(f"libseccomp: {exc}") from exc
+    denied = sc.ERRNO(errno.EPERM)
+    for name in DENIED:
+        try:
+            rules.add_rule(denied, name)
+        except (ValueError, OSError, RuntimeError):
+            pass   # not a system call on this architecture
+    for flag in CLONE_NAMESPACES:
+        rules.add_rule(denied, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
+    rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    for request in TTY_INJECTION:
+        rules.add_rule(denied, "ioctl", sc.Arg(1, sc.EQ, request))
+    with tempfile.TemporaryFile() as out:
+        rules.export_bpf(out)
+        out.seek(0)
+        return out.read()
+
+
+def write_into(folder: Path) -> Path:
+    """Put the filter where the worker can read it (the exchange folder, read-only inside)."""
+    path = Path(folder) / FILTER_NAME
+    data = program()
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+        path.chmod(0o644)
+    return path
+
+
+@lru_cache(maxsize=1)
+def _keyctl_number() -> int | None:
+    try:
+        import pyseccomp as sc
+        return sc.resolve_syscall(sc.Arch.NATIVE, "keyctl")
+    except (ImportError, OSError, RuntimeError, ValueError):
+        return None
+
+
+def fresh_session_keyring():
+    """A callable for between fork and exec: the worker (and bubblewrap) join a new, empty
+    session keyring instead of inheriting the grader's, where an instructor may keep tokens.
+    Looked up here, in the parent: the callable itself only makes one system call."""
+    import ctypes
+
+    number = _keyctl_number()
+    if number is None:
+        return lambda: None
+    syscall = ctypes.CDLL(None, use_errno=True).syscall
+    join_session_keyring = 1   # KEYCTL_JOIN_SESSION_KEYRING, with no name: a new anonymous keyring
+
+    def join():
+        syscall(number, join_session_keyring, None)
+
+    return join
