@@ -132,7 +132,7 @@ def test_junit_parses_and_its_counts_match_the_result(mistake_result, lang):
         failing = sum(not c.passed for c in ex.checks)
         assert int(suite.get("failures")) + int(suite.get("errors")) == failing
         assert sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None) == failing
-        assert float(suite.get("time")) == pytest.approx(ex.elapsed, abs=1e-3)
+        assert suite.get("time") == "0"     # an exercise's time includes its hidden checks' calls
         props = [(p.get("name"), p.get("value")) for p in suite.find("properties")]
         assert ("score", _num(ex.score)) in props and ("max_score", _num(ex.max_score)) in props
         assert [v for k, v in props if k == "diagnosis"] == [d.id for d in ex.diagnoses]

@@ -1,7 +1,7 @@
 """Gradescope's ``results.json`` (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
 
 Only documented keys are written. Top level: ``score`` (the submission's total),
-``execution_time``, ``output`` (a short summary), ``output_format``,
+``output`` (a short summary), ``output_format``,
 ``visibility`` and ``stdout_visibility`` ("visible"), ``extra_data`` and
 ``tests``: one test per check with ``name`` ("<exercise>::<check> — <title>"),
 ``number``, ``score``, ``max_score``, ``status`` ("passed"/"failed"),
@@ -12,6 +12,10 @@ A visible check's output is its message, counterexample and hint; the known
 mistakes of an exercise go with its first failing visible check (or its first
 failing check if only hidden ones failed). A hidden check's output is never its
 own message, only the generic text; it stays "visible" so students see their total.
+
+No ``execution_time`` (the specification makes it optional): the grading time includes
+the hidden checks' calls, and student code that sleeps in proportion to a hidden input
+would show that input in it.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ def render_gradescope(result, lang: str) -> str:
             tests.append(_test(exercise, check, f"{n}.{m}", lang, with_diagnoses=check is target))
     data = {
         "score": _number(result.score),
-        "execution_time": round(max(float(result.elapsed), 0.0), 3),
         "output": _summary(result, lang),
         "output_format": "text",
         "visibility": "visible",
