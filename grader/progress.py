@@ -5,7 +5,10 @@ from __future__ import annotations
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from grader.report.markdown import visible
 
 
 class _Quiet:
@@ -23,10 +26,10 @@ class _Quiet:
 
 
 class _Bar(_Quiet):
-    def __init__(self):
+    def __init__(self, console: Console | None = None):
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                                 console=Console(file=sys.stderr), transient=True)
+                                 console=console or Console(file=sys.stderr), transient=True)
         self.task = None
 
     def start(self, total):
@@ -34,7 +37,7 @@ class _Bar(_Quiet):
 
     def advance(self, student):
         if self.task is not None:
-            self.progress.update(self.task, advance=1, description=f"grading {student[:24]}")
+            self.progress.update(self.task, advance=1, description=f"grading {label(student)}")
 
     def __enter__(self):
         self.progress.__enter__()
@@ -42,6 +45,12 @@ class _Bar(_Quiet):
 
     def __exit__(self, *exc):
         return self.progress.__exit__(*exc)
+
+
+def label(student: str) -> str:
+    """A student name as the bar shows it: escapes visible, never rich markup (a name like
+    ``[/]`` would stop the run), short."""
+    return escape(visible(student, keep="")[:24])
 
 
 def make_progress():

@@ -1,4 +1,9 @@
-"""The human report: readable in a terminal (coloured there) or a file."""
+"""The human report: readable in a terminal (coloured there) or a file.
+
+Messages quote student values (dict keys, exception texts, file names), so every
+message goes through :func:`visible`: control characters arrive as escapes such as
+``\\x1b``, never as terminal commands (rich passes them through as they are).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.i18n import Message, render, text
+from grader.report.markdown import visible
 from grader.results import SubmissionResult
 
 OUTPUT_SHOWN = 600   # characters of a student's own prints shown per exercise
@@ -21,9 +27,9 @@ def render_text(result: SubmissionResult, lang: str, color: bool = False) -> str
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=100,
                       highlight=False, soft_wrap=False, emoji=False)
-    console.print(Text(f"{_msg('report.title', lang)} — {result.source}", style="bold"))
+    console.print(Text(f"{_msg('report.title', lang)} — {visible(result.source)}", style="bold"))
     for note in result.notes:
-        console.print(Text(note.render(lang), style="yellow"))
+        console.print(Text(visible(note.render(lang)), style="yellow"))
     console.print(Text(f"{_msg('report.isolation', lang)}: {result.isolation}", style="dim"))
     for exercise in result.exercises:
         console.print()
@@ -44,7 +50,7 @@ def write_exercise(console: Console, exercise, lang: str) -> None:
     head.append(f"{_num(exercise.score)}/{_num(exercise.max_score)}", style="bold green" if complete else "bold red")
     console.print(head)
     if exercise.problem is not None:
-        console.print(Text(f"  {_msg('report.problem', lang)}: {exercise.problem.render(lang)}", style="red"))
+        console.print(Text(f"  {_msg('report.problem', lang)}: {visible(exercise.problem.render(lang))}", style="red"))
     for check in exercise.checks:
         write_check(console, check, lang, show_message=exercise.problem is None)
     for diagnosis in exercise.diagnoses:
@@ -75,15 +81,15 @@ def write_check(console: Console, check, lang: str, show_message: bool = True) -
     if not check.passed and show_message:
         message = check.rendered(lang)
         if message:
-            console.print(Text(f"      {message}"))
+            console.print(Text(f"      {visible(message)}"))
         if check.counterexample is not None and not check.hidden:
-            for row in check.counterexample.render(lang).splitlines():
+            for row in visible(check.counterexample.render(lang)).splitlines():
                 console.print(Text(f"      {row}", style="cyan"))
         hint = text(check.hint, lang)
         if hint and not check.hidden:
             console.print(Text(f"      {_msg('report.hint', lang)}: {hint}", style="yellow"))
     elif check.passed and check.message is not None and check.score < check.max_score:
-        console.print(Text(f"      {check.rendered(lang)}"))
+        console.print(Text(f"      {visible(check.rendered(lang))}"))
 
 
 def escape_output(raw: str) -> str:
