@@ -18,7 +18,9 @@ import os
 import signal
 import tempfile
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from grader.engine import Grader
 from grader.gradebook import Gradebook, prepare
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
+POOL_KILLED = "its grading process died twice, the second time grading it alone (out of memory?)"
 
 
 @dataclass
@@ -177,41 +180,106 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         warm_up(warm, course, only)
         _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples,
                          feedback=feedback)
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context, initializer=_init_job)
+    if feedback:
+        feedback.reserve([entry.student for entry in entries])
     contents = {entry.student: content for entry, content in todo}
-    students_of = {pool.submit(_grade_one, entry.student, str(entry.path), tuple(only)): entry.student
-                   for entry, _ in todo}
-    pending = set(students_of)
+
+    def record(student, graded, problem):
+        if graded is None:
+            run.failed.append((student, problem))
+            gradebook.record_skipped(run_id, student, problem)
+        else:
+            attempt, feedback_text = graded
+            gradebook.record_prepared(run_id, student, contents[student], attempt)
+            run.graded.append(student)
+            if feedback:
+                feedback.save(student, feedback_text)
+        if progress:
+            progress.advance(student)
+
+    pool = _Pool(max(1, jobs))
     try:
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                try:
-                    student, graded, problem, seconds = future.result()
-                except Exception as exc:  # noqa: BLE001 -- a grading process died: record, go on
-                    student, graded, problem = students_of[future], None, f"grading process failed ({type(exc).__name__})"
-                if graded is None:
-                    run.failed.append((student, problem))
-                    gradebook.record_skipped(run_id, student, problem)
-                else:
-                    attempt, feedback_text = graded
-                    gradebook.record_prepared(run_id, student, contents[student], attempt)
-                    run.graded.append(student)
-                    if feedback:
-                        feedback.save(student, feedback_text)
-                if progress:
-                    progress.advance(student)
+        pool.grade_all([entry for entry, _ in todo], tuple(only), record)
     except KeyboardInterrupt:
         run.interrupted = True
-        for future in pending:
-            future.cancel()
-        _stop_pool(pool)
+        pool.stop()
         gradebook.finish_run(run_id, "interrupted")
         raise
-    pool.shutdown(wait=True)
+    pool.close()
     gradebook.finish_run(run_id)
     return run
+
+
+class _Pool:
+    """The grading processes, made again whenever one of them dies.
+
+    A grading process that dies (the kernel's OOM killer ends a trusted process that a
+    submission drove beyond memory; a crash) breaks a ProcessPoolExecutor: every
+    submission it held fails with it. Only two submissions per job are handed out at a
+    time, so a break concerns those only; each of them is graded again alone, in a fresh
+    pool, and one that breaks that pool too is recorded as not graded. The others go on
+    in parallel afterwards."""
+
+    IN_FLIGHT_PER_JOB = 2      # one being graded, one queued: no job waits for the parent
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.generation = 0
+        self.executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_init_job)
+
+    def grade_all(self, entries: list[Entry], only: tuple, record) -> None:
+        """Grade every entry; ``record(student, graded, problem)`` as each one ends."""
+        waiting = deque(entries)
+        suspects: deque[Entry] = deque()      # in a pool that broke: graded again alone
+        self.in_flight: dict = {}             # future -> (entry, graded alone?, generation)
+        while waiting or suspects or self.in_flight:
+            if suspects:
+                if not self.in_flight:         # alone: nothing else runs beside it
+                    self._submit(suspects.popleft(), only, alone=True)
+            else:
+                while waiting and len(self.in_flight) < self.IN_FLIGHT_PER_JOB * self.jobs:
+                    self._submit(waiting.popleft(), only, alone=False)
+            done, _ = wait(self.in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                entry, alone, generation = self.in_flight.pop(future)
+                try:
+                    student, graded, problem, _seconds = future.result()
+                except BrokenProcessPool:
+                    self._broken(generation)
+                    if not alone:
+                        suspects.append(entry)
+                        continue
+                    student, graded, problem = entry.student, None, POOL_KILLED
+                except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
+                    student, graded, problem = entry.student, None, f"grading process failed ({type(exc).__name__})"
+                record(student, graded, problem)
+
+    def _submit(self, entry: Entry, only: tuple, alone: bool) -> None:
+        try:
+            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only)
+        except BrokenProcessPool:     # it broke before its futures say so: this entry was not in it
+            self._broken(self.generation)
+            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only)
+        self.in_flight[future] = (entry, alone, self.generation)
+
+    def _broken(self, generation: int) -> None:
+        """A new pool, once per broken one (its other submissions fail with it, one by one)."""
+        if generation == self.generation:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.generation += 1
+            self.executor = self._start()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+
+    def stop(self) -> None:
+        for future in getattr(self, "in_flight", {}):
+            future.cancel()
+        _stop_pool(self.executor)
 
 
 def _stop_pool(pool: ProcessPoolExecutor):

@@ -16,6 +16,7 @@ import click
 from grader.course import CourseError, bundled_course_root, load_course
 from grader.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
+from grader.report.markdown import visible
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -136,9 +137,12 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
             sys.exit(130)
         emit(render_class(run, book, fmt, lang, book_path), output)
-    for name, why in run.skipped + run.failed:
-        click.echo(f"grade: skipped {name}: {why}", err=True)
-    sys.exit(EXIT_OK)
+    for name, why in run.skipped:
+        click.echo(f"grade: skipped {shown(name)}: {shown(why)}", err=True)
+    for name, why in run.failed:
+        click.echo(f"grade: not graded {shown(name)}: {shown(why)}", err=True)
+    # A student who could not be graded is a failure of the run, not a job done.
+    sys.exit(EXIT_FAILED if run.failed else EXIT_OK)
 
 
 def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
@@ -147,12 +151,14 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     wanted = {e.student for e in run.entries}
     if fmt == "json":
         import json
+
+        from grader.report.json_report import escape_invisible
         # The stored reports are JSON already: spliced in as they are, not parsed and re-encoded.
         parts = [json.dumps({"student": student}, ensure_ascii=False)[:-1]
                  + (", " + report.lstrip()[1:] if report.strip() != "{}" else "}")
                  for student, _, _, report in book.latest_reports(lang) if student in wanted]
-        return '{"submissions": [\n' + ",\n".join(parts) + "\n]}\n"
-    latest = [(student, score, max_score) for student, score, max_score, _ in book.latest_reports(lang)
+        return escape_invisible('{"submissions": [\n' + ",\n".join(parts) + "\n]}\n")
+    latest = [(shown(student), score, max_score) for student, score, max_score, _ in book.latest_reports(lang)
               if student in wanted]
     lines = [msg("class.title", lang, count=len(latest), graded=len(run.graded), unchanged=len(run.unchanged),
                  skipped=len(run.skipped) + len(run.failed))]
@@ -296,7 +302,7 @@ def main(argv=None) -> int:
         click.echo("grade: interrupted", err=True)
         return EXIT_USAGE
     except click.ClickException as exc:
-        click.echo(f"grade: {exc.format_message()}", err=True)
+        click.echo(f"grade: {single_line(exc.format_message())}", err=True)
         return EXIT_USAGE
     except (BadInput, SubmissionError, CourseError) as exc:
         click.echo(f"grade: {one_line(exc)}", err=True)
@@ -308,7 +314,17 @@ def main(argv=None) -> int:
 
 
 def one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return single_line(str(exc)) or type(exc).__name__
+
+
+def single_line(text: str) -> str:
+    return shown(" ".join(text.split()))
+
+
+def shown(raw: str) -> str:
+    """Names (students', files', zip entries') as terminal text: one line, every control
+    character (ANSI and OSC sequences, newlines, bidi overrides) a visible escape."""
+    return visible(raw, keep="")
 
 
 def entry_point():
