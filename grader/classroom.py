@@ -267,9 +267,10 @@ class _Pool:
         self.in_flight[future] = (entry, alone, self.generation)
 
     def _broken(self, generation: int) -> None:
-        """A new pool, once per broken one (its other submissions fail with it, one by one)."""
+        """A new pool, once per broken one (its other submissions fail with it, one by one;
+        none is cancelled here, since a cancelled one would count as failed)."""
         if generation == self.generation:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor.shutdown(wait=False)
             self.generation += 1
             self.executor = self._start()
 
