@@ -245,8 +245,8 @@ def _judge(ctx, func: str, case: Case, reference):
     try:
         got = ctx.student.call(func, *case.args, **case.kwargs).value
     except StudentError as exc:
-        if exc.kind in ("timeout", "crash", "gave_up", "time_limit", "import"):
-            return None   # not a clean counterexample, and costly to repeat
+        if exc.kind in ("timeout", "crash", "gave_up", "time_limit", "import", "too_large"):
+            return None   # not a clean counterexample, and costly to repeat (or refused by the grader)
         return "error", Message(*ctx.error_message(exc.error, func))
     mismatch = compare(got, expected, ctx.rtol, ctx.atol, "")
     if mismatch is None:

@@ -52,6 +52,25 @@ class InternalError(Exception):
     """A check itself broke: a grader bug, reported with exit code 3."""
 
 
+class GradingContext(Context):
+    """Context, with the trusted side's refusals (grader/runner.py) in the student's terms."""
+
+    def error_message(self, error: dict, func: str) -> tuple:
+        if error.get("kind") == "too_large":
+            return refusal_message(error, func)
+        return super().error_message(error, func)
+
+
+def refusal_message(error: dict, func: str) -> tuple:
+    """A reply over a call's or a submission's budget (grader/runner.Limits)."""
+    scope = "call" if error.get("scope") == "call" else "submission"
+    return f"err.too_large_{scope}", {"name": func, "size": _mib(error.get("size")), "limit": _mib(error.get("limit"))}
+
+
+def _mib(size) -> str:
+    return f"{size / (1 << 20):.3g}" if type(size) is int else "?"
+
+
 class Grader:
     """Grades submissions against one course; reusable across many submissions."""
 
@@ -130,7 +149,7 @@ class Grader:
         if error is not None:
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
-        ctx = Context(self.runtime, exercise, student, submission.describe_line)
+        ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
         if self.counterexamples:

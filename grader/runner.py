@@ -7,7 +7,8 @@ student module: it imports the module in the submission's child (a fresh one if
 an earlier exercise left that child changed), takes results from the exercise's
 plan or calls functions on their own, and starts a fresh child after a crash or
 a timeout so that one bad call costs only its check.
-Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back.
+Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back, and
+no more of it than a call's and a submission's budget (:class:`Limits`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ FRAME_CACHE = 2048                # packed requests kept for reuse (test cases a
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
 FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
 OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
+# What a submission may send back. The bundled course's largest reply is 1.3 KiB and a whole
+# reference submission's 100 KiB: a call may return 2 MiB (1500 times that), a submission
+# 32 MiB (300 times), and a reply under 64 KiB (an import, an error, a scalar) always passes.
+REPLY_BYTES = 2 << 20
+SUBMISSION_REPLY_BYTES = 32 << 20
+ALWAYS_ACCEPTED = 64 << 10
 
 # The worker gets a clean environment: no secrets, one BLAS thread.
 _PASSED_ENV = ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "SYSTEMROOT")
@@ -107,6 +114,18 @@ class Limits:
     file_size: int = 16 << 20             # largest file (and captured output) a child may write
     open_files: int = 256
     processes: int = 64                   # per sandbox (cgroup) and per child (RLIMIT_NPROC)
+    reply_bytes: int = REPLY_BYTES        # largest reply the grader accepts from one call
+    submission_reply_bytes: int = SUBMISSION_REPLY_BYTES   # replies it accepts from one submission
+
+    def reply_limit(self, received: int) -> int:
+        """The largest next reply, for a submission that has sent ``received`` bytes so far."""
+        return min(self.reply_bytes, max(self.submission_reply_bytes - received, ALWAYS_ACCEPTED))
+
+    def refusal(self, size: int) -> dict:
+        """The error for a reply of ``size`` bytes over reply_limit(): which budget it broke."""
+        if size > self.reply_bytes:
+            return {"kind": "too_large", "scope": "call", "size": size, "limit": self.reply_bytes}
+        return {"kind": "too_large", "scope": "submission", "size": size, "limit": self.submission_reply_bytes}
 
     def as_request(self) -> dict:
         return {"memory": self.memory, "cpu": self.cpu_seconds, "fsize": self.file_size,
@@ -151,6 +170,7 @@ class Worker:
         self.tainted = 0    # sessions not reused because an exercise left the child changed
         self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
         self.restarts = 0
+        self.received = 0   # bytes of replies accepted from the submission being graded
         _remove_stale_exchanges()
         self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
         os.chmod(self._exchange, 0o755)   # the sandbox's user must be able to read it
@@ -198,6 +218,7 @@ class Worker:
         for path in [target, *target.rglob("*")]:
             mode = stat.S_IMODE(path.lstat().st_mode)
             os.chmod(path, mode | (0o755 if path.is_dir() else 0o644))
+        self.received = 0
         try:
             yield self.isolation.inside(target)
         finally:
@@ -271,7 +292,9 @@ class Worker:
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
         a crash (it died or closed its pipe) or a protocol error (a garbled reply).
         ``deadline``: the submission's (time.monotonic()); past it the child is stopped
-        and the reply it owes is a "time_limit" error.
+        and the reply it owes is a "time_limit" error. A reply over the budget left
+        (Limits.reply_limit) is read to its end, dropped, and becomes a "too_large" error;
+        the child goes on.
 
         ``key``: (a tag, the objects the message was built from). Every student gets the
         same test cases, so the frame is packed once per run and reused."""
@@ -286,7 +309,7 @@ class Worker:
             if message is not None:   # None: more replies to a request already sent
                 wire.write_frame(session.to_child, self._frame(message, key), until())
             while len(answers) < replies:
-                answers.append(checked(session.replies.recv(until())))
+                answers.append(self._reply(session, until()))
         except wire.Timeout:
             _, output = self.end_session()
             kind = "time_limit" if time.monotonic() >= limit else "timeout"
@@ -298,6 +321,15 @@ class Worker:
             _, output = self.end_session()
             answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
+
+    def _reply(self, session: Session, deadline: float) -> dict:
+        """The child's next reply, or the refusal of one over the submission's budget."""
+        try:
+            reply = checked(session.replies.recv(deadline, limit=self.limits.reply_limit(self.received)))
+        except wire.TooLarge as refused:
+            return {"ok": False, "error": self.limits.refusal(refused.size)}
+        self.received += session.replies.last_size
+        return reply
 
     def _frame(self, message: dict, key) -> bytes:
         if key is None:

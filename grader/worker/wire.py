@@ -43,6 +43,15 @@ class Closed(Exception):
     """The peer closed its end (it exited or crashed)."""
 
 
+class TooLarge(Exception):
+    """A whole frame over the reader's limit: read to its end and dropped, so the stream
+    stays in step (the next frame is read as usual)."""
+
+    def __init__(self, size: int):
+        super().__init__(f"frame of {size} bytes")
+        self.size = size
+
+
 # ---------------------------------------------------------------- encoding
 
 def encode(value, blobs: list, depth: int = 0):
@@ -256,23 +265,40 @@ class Reader:
     def __init__(self, fd: int):
         self.fd = fd
         self._buffer = bytearray()
+        self.last_size = 0   # bytes of the last frame returned (header and arrays)
 
-    def recv(self, deadline: float | None = None, lazy: tuple = ()) -> dict:
+    def recv(self, deadline: float | None = None, lazy: tuple = (), limit: int | None = None) -> dict:
+        """The next frame's message. ``limit``: a frame of more bytes (header and arrays) raises
+        TooLarge, having been read and dropped in chunks: it is never held whole."""
         buffer = self._buffer
         while len(buffer) < _PREFIX.size:
             self._fill(deadline, _PREFIX.size - len(buffer))
         header_size, payload_size = _PREFIX.unpack_from(buffer)
+        if header_size > MAX_FRAME or payload_size > MAX_FRAME:
+            raise WireError("frame too large")   # more than the peer may ever send
+        size = header_size + payload_size
+        if limit is not None and size > limit:
+            self._discard(_PREFIX.size + size, deadline)
+            raise TooLarge(size)
         if header_size > MAX_HEADER:
             raise WireError("header too large")
-        if payload_size > MAX_FRAME:
-            raise WireError("frame too large")
-        end = _PREFIX.size + header_size + payload_size
+        end = _PREFIX.size + size
         while len(buffer) < end:
             self._fill(deadline, end - len(buffer))
         header = bytes(buffer[_PREFIX.size:_PREFIX.size + header_size])
         payload = bytes(buffer[_PREFIX.size + header_size:end])
         del buffer[:end]
+        self.last_size = size
         return unpack(header, payload, lazy)
+
+    def _discard(self, count: int, deadline: float | None):
+        """Drop the next ``count`` bytes of the stream, at most a chunk in memory at a time."""
+        while count:
+            if not self._buffer:
+                self._fill(deadline, min(count, 1 << 20))
+            dropped = min(count, len(self._buffer))
+            del self._buffer[:dropped]
+            count -= dropped
 
     def _fill(self, deadline: float | None, missing: int):
         if deadline is not None:
