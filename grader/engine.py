@@ -3,9 +3,9 @@
 For each exercise: find the student module, import it in the submission's
 worker child (a fresh one if an earlier exercise changed it), run the
 exercise's planned calls in one request (grader/plan.py), run its checks (each
-may only pass or fail), name known mistakes from the recorded calls where
-points were lost, and score. A broken file costs only the exercises that live
-in it.
+may only pass or fail), name known mistakes from its visible checks' calls
+where points were lost, and score. A broken file costs only the exercises that
+live in it.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ class _Graded:
     ctx: Context
     checks: dict
     plan: Plan
+    named: list | None    # the known mistakes its calls show (None: not looked for yet)
+    visible_calls: list   # its visible checks' calls, kept only until then
 
 
 class InternalError(Exception):
@@ -59,6 +61,13 @@ class GradingContext(Context):
         if error.get("kind") == "too_large":
             return refusal_message(error, func)
         return super().error_message(error, func)
+
+
+def diagnoses_hidden_inputs(exercise: Exercise) -> bool:
+    """Whether the course lets this exercise's diagnosis replay its hidden checks' calls too
+    (``diagnose_hidden: true`` in its YAML): whether a mistake is named can then tell the
+    student a bit about a hidden input."""
+    return getattr(exercise, "diagnose_hidden", False) is True
 
 
 def refusal_message(error: dict, func: str) -> tuple:
@@ -120,7 +129,8 @@ class Grader:
                 elapsed[exercise.id] = time.perf_counter() - t0
             # Hidden checks run last, once every visible check and counterexample search is
             # done: whatever student code learns from a hidden input, nothing shown comes after.
-            for graded in pending:
+            while pending:
+                graded = pending.pop(0)   # let go of each exercise as soon as it is graded
                 t0 = time.perf_counter()
                 results[graded.exercise.id] = self._hidden_checks(graded)
                 elapsed[graded.exercise.id] += time.perf_counter() - t0
@@ -154,7 +164,15 @@ class Grader:
         student.finish_plan()
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
-        return _Graded(exercise, student, ctx, checks, plan)
+        # Mistakes are named from the visible checks' calls alone (unless the course allows
+        # hidden ones): whether one is named then says nothing about a hidden input. Where a
+        # visible check failed, they are looked for now and the results let go of; where none
+        # did, the results are the reference's size and wait for the hidden checks (an exercise
+        # with every check passed has nothing to explain).
+        calls, ctx.calls, ctx.last = ctx.calls, [], None
+        if all(c.passed for c in checks.values()) or diagnoses_hidden_inputs(exercise):
+            return _Graded(exercise, student, ctx, checks, plan, None, calls)
+        return _Graded(exercise, student, ctx, checks, plan, self._diagnose(exercise, calls), [])
 
     def _hidden_checks(self, graded: "_Graded") -> ExerciseResult:
         exercise, student, ctx, checks = graded.exercise, graded.student, graded.ctx, graded.checks
@@ -165,9 +183,12 @@ class Grader:
             checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
             student.finish_plan()
         student.close()
+        calls = graded.visible_calls + (ctx.calls if diagnoses_hidden_inputs(exercise) else [])
+        ctx.calls, ctx.last, graded.visible_calls = [], None, []
         results = [checks[spec.id] for spec in exercise.checks]
-        # Mistakes are named where points were lost: an exercise with every check passed has nothing to explain.
-        named = [] if all(c.passed for c in results) else self._diagnose(exercise, ctx.calls)
+        named = graded.named
+        if named is None:
+            named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
                               output="".join(student.output))
