@@ -1,11 +1,10 @@
 """Grading one submission: the pipeline from a loaded submission to results.
 
-For each exercise: find the student module, import it in the submission's
-worker child (a fresh one if an earlier exercise changed it), run the
-exercise's planned calls in one request (grader/plan.py), run its checks (each
-may only pass or fail), name known mistakes from its visible checks' calls
-where points were lost, and score. A broken file costs only the exercises that
-live in it.
+For each exercise: find the student module, import it in a worker child of
+its own (grader/runner.py), run the exercise's planned calls in one request
+(grader/plan.py), run its checks (each may only pass or fail), name known
+mistakes from its visible checks' calls where points were lost, and score. A
+broken file costs only the exercises that live in it.
 """
 
 from __future__ import annotations
@@ -153,7 +152,8 @@ class Grader:
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
-        student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id)
+        student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
+                                     exercise=exercise.id)
         plan = self.plan(exercise)
         error = student.open(plan=plan.visible)
         if error is not None:
@@ -215,7 +215,7 @@ class Grader:
         left as its visible checks left it for its hidden ones."""
         graded_student = ctx.student
         ctx.student = self.worker.module(self._root, module, ctx.exercise.timeout, self._deadline,
-                                         slot=f"{ctx.exercise.id}#search")
+                                         slot=f"{ctx.exercise.id}#search", exercise=ctx.exercise.id)
         ctx.student.keep_output = False
         try:
             self._search_counterexamples(ctx, checks)
@@ -294,7 +294,7 @@ class Grader:
         if module in self._import_failures:
             key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
             return {}, Message(key, params), ""
-        student = self.worker.module(self._root, module, exercise.timeout, self._deadline)
+        student = self.worker.module(self._root, module, exercise.timeout, self._deadline, exercise=exercise.id)
         try:
             value = student.getattr("ANSWERS").value
         except StudentError as exc:

@@ -4,9 +4,9 @@
 restarts it if it dies, and talks to the child it forks for a submission on
 that child's own pipes. :class:`StudentModule` is one exercise's handle on a
 student module: it imports the module in the submission's child (a fresh one if
-an earlier exercise left that child changed), takes results from the exercise's
-plan or calls functions on their own, and starts a fresh child after a crash or
-a timeout so that one bad call costs only its check.
+another exercise ran student code in that child, or this exercise left it changed),
+takes results from the exercise's plan or calls functions on their own, and starts
+a fresh child after a crash or a timeout so that one bad call costs only its check.
 Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back, and
 no more of it than a call's and a submission's budget (:class:`Limits`).
 """
@@ -139,6 +139,7 @@ class Session:
         self.root, self.to_child, self.from_child = root, to_child, from_child
         self.replies = wire.Reader(from_child)
         self.imports: dict[str, dict | None] = {}   # module -> its import error, or None
+        self.owner: str | None = None   # the exercise whose student code this child has run
 
     def close(self):
         for fd in (self.to_child, self.from_child):
@@ -206,9 +207,9 @@ class Worker:
         self._control = ours
 
     def module(self, root: str, module: str, timeout: float, deadline: float | None = None,
-               slot: str | None = None) -> "StudentModule":
+               slot: str | None = None, exercise: str | None = None) -> "StudentModule":
         """One exercise's handle on a student module in this worker."""
-        return StudentModule(self, root, module, timeout, deadline, slot)
+        return StudentModule(self, root, module, timeout, deadline, slot, exercise)
 
     @contextlib.contextmanager
     def staged(self, root: Path):
@@ -414,9 +415,12 @@ class StudentModule:
     """One exercise's calls into one student module, in the submission's child."""
 
     def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None,
-                 slot: str | None = None):
+                 slot: str | None = None, exercise: str | None = None):
         self.worker, self.root, self.module, self.timeout = worker, str(root), module, timeout
         self.slot = slot or module   # where the child keeps this exercise's module
+        # Handles of one exercise (its checks, its counterexample search) may share a child;
+        # a child that ran another exercise's student code is never used again.
+        self.exercise = exercise or self.slot
         self.deadline = deadline   # time.monotonic() past which nothing more is run for this submission
         self.import_error: dict | None = None
         self.failures = 0
@@ -429,8 +433,9 @@ class StudentModule:
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
 
     def open(self, fresh: bool = True, plan: tuple = ()) -> dict | None:
-        """Import the module in the submission's child (a fresh one if there is none, or if
-        an earlier exercise left it changed); return the import error, if any.
+        """Import the module in the submission's child (a fresh one if there is none, if
+        another exercise ran student code in it, or if this exercise left it changed);
+        return the import error, if any.
         ``fresh``: False goes on with the module as this exercise left it, if the child is
         the same (for the hidden checks, which run last). ``plan``: planned calls (see
         grader/plan.py) the child runs right after a successful import, in the same
@@ -468,10 +473,12 @@ class StudentModule:
             return (("import", self.slot, self.module, check, fresh, tuple((p.func, p.reuse_args) for p in plan)),
                     tuple(p.case for p in plan))
 
-        if session is not None and session.root == self.root:
-            # The submission's child, if it is still there (an earlier exercise may have
-            # killed it) and still clean (or left it changed): first one reply on that,
-            # then the import's.
+        if session is not None and session.root == self.root and session.owner in (None, self.exercise):
+            # The child of this exercise, if it is still there (a crash may have killed it)
+            # and still clean (process_state): first one reply on that, then the import's.
+            # Another exercise's child is never reused: what its calls left where
+            # process_state does not look (a module it does not watch, C memory) stays there.
+            session.owner = self.exercise
             answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline)
             first = answers[0]
             if first.get("ok") and not first.get("tainted") and len(answers) == 2:
@@ -481,6 +488,7 @@ class StudentModule:
         for attempt in range(2):
             if self.worker.open_session(self.root) is None:
                 return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
+            self.worker.session.owner = self.exercise
             reply = self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
                                          self.deadline)[0]
             # A fresh child that died without saying how went down with a worker a student
