@@ -16,7 +16,8 @@ def birnn_case(rng, B, T, d, H, lens=None, fill=0.0, with_h0=False):
     kwargs = {"h0": rng.uniform(-1, 1, size=(B, H))} if with_h0 else {}
     label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding=f"{fill:g}",
                         **({"h0": "given"} if with_h0 else {}))
-    return Case((X, lens, tuple(D.weights(rng, d, H)), tuple(D.weights(rng, d, H))), kwargs, label=label)
+    fwd, bwd = D.weights_for_padding(rng, d, H, fill), D.weights_for_padding(rng, d, H, fill)
+    return Case((X, lens, fwd, bwd), kwargs, label=label)
 
 
 def half_check(ctx, tag, part):

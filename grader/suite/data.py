@@ -14,6 +14,16 @@ def weights(rng, d, H, recurrent_scale=0.9):
     return W_x, W_h, b
 
 
+def weights_for_padding(rng, d, H, fill):
+    """``weights``, and with infinite padding a first column of W_x with both signs (d >= 2): x_t W_x
+    at a padded step is then inf - inf = NaN whatever the draw, so padding multiplied by a 0 mask
+    (0 * NaN = NaN) instead of left out shows in every run."""
+    W_x, W_h, b = weights(rng, d, H)
+    if np.isinf(fill) and d >= 2 and (W_x[0, 0] > 0) == (W_x[1, 0] > 0):
+        W_x[1, 0] = -W_x[1, 0]
+    return W_x, W_h, b
+
+
 def sequences(rng, B, T, d):
     return rng.normal(0.0, 1.0, size=(B, T, d))
 

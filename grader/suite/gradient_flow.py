@@ -77,8 +77,13 @@ def grad_norms_last_entry(ctx):
 @check("gradient_flow", "grad_norms_random")
 def grad_norms_random(ctx):
     def build(rng):
-        return [norms_case(rng, *rng.integers(1, 6, size=4), scale=float(rng.uniform(0.3, 3.0)), with_h0=bool(i % 2))
-                for i in range(5)]
+        cases = []
+        for i in range(5):
+            B, d, H = (int(n) for n in rng.integers(1, 6, size=3))
+            # T = 1 comes up (a single step), and h0 is given only where it changes the norms (T >= 2)
+            T = 1 if i == 0 else int(rng.integers(2 if i % 2 else 1, 6))
+            cases.append(norms_case(rng, B, T, d, H, scale=float(rng.uniform(0.3, 3.0)), with_h0=bool(i % 2)))
+        return cases
     ctx.check_reference("norms_random", GN, build, "norms")
 
 

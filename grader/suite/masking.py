@@ -15,7 +15,7 @@ def forward_case(rng, B, T, d, H, fill=np.nan, with_h0=False, include_zero=False
     X = D.pad(D.sequences(rng, B, T, d), lens, fill)
     kwargs = {"h0": rng.uniform(-1, 1, size=(B, H))} if with_h0 else {}
     label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding=_fill_name(fill), **({"h0": "given"} if with_h0 else {}))
-    return Case((X, lens, *D.weights(rng, d, H)), kwargs, label=label)
+    return Case((X, lens, *D.weights_for_padding(rng, d, H, fill)), kwargs, label=label)
 
 
 def _fill_name(fill):
@@ -47,12 +47,27 @@ def mask_reference(ctx):
     ctx.check_reference("mask", "sequence_mask", lambda rng: cases, "mask")
 
 
+def edge_lengths(rng, B, T):
+    """Random lengths in [0, T] with at least one 0 and one T (B >= 2), at random rows."""
+    lens = rng.integers(0, T + 1, size=B)
+    first, second = rng.choice(B, size=2, replace=False)
+    lens[first], lens[second] = 0, T
+    return lens.astype(np.int64)
+
+
+def mask_case(lens, T):
+    return Case((lens, T), label=f"lengths={lens.tolist()}, T={T}")
+
+
 @check("masking", "mask_edges")
 def mask_edges(ctx):
-    cases = [Case((np.array([0, 4, 2]), 4), label="lengths=[0, 4, 2], T=4"),
-             Case((np.array([1, 0]), 1), label="lengths=[1, 0], T=1"),
-             Case((np.array([0]), 3), label="lengths=[0], T=3")]
-    ctx.check_reference("mask_edges", "sequence_mask", lambda rng: cases, "mask")
+    # Hidden: the edges are fixed (a length 0, a length T, T = 1), the rest is drawn.
+    def build(rng):
+        T = int(rng.integers(2, 8))
+        return [mask_case(edge_lengths(rng, int(rng.integers(3, 7)), T), T),
+                mask_case(edge_lengths(rng, int(rng.integers(2, 6)), 1), 1),
+                mask_case(np.zeros(1, dtype=np.int64), int(rng.integers(1, 7)))]
+    ctx.check_reference("mask_edges", "sequence_mask", build, "mask")
 
 
 # ------------------------------------------------------------------ rnn_forward_masked
@@ -140,8 +155,14 @@ def mean_pool(ctx):
 def mean_pool_empty(ctx):
     ctx.check_reference("pool_empty", "masked_mean_pool",
                         lambda rng: [states_case(rng, 3, 4, 3, fill=np.nan, lens=[0, 4, 2]),
-                                     states_case(rng, 2, 2, 2, fill=np.nan, lens=[0, 0]),
+                                     all_empty_states(rng),
                                      states_case(rng, 2, 3, 2, fill=np.inf, lens=[1, 0])], "pooled")
+
+
+def all_empty_states(rng):
+    """Every row of length 0 (so every value is padding): a drawn shape, for a hidden check."""
+    B, T, H = (int(n) for n in rng.integers(1, 5, size=3))
+    return states_case(rng, B, T, H, fill=np.nan, lens=[0] * B)
 
 
 # ------------------------------------------------------------------ the loss
@@ -170,8 +191,11 @@ def cross_entropy_stable(ctx):
 
 @check("masking", "cross_entropy_empty")
 def cross_entropy_empty(ctx):
-    for case, expected in ctx.cases_with_expected(
-            "ce_empty", CE, lambda rng: [loss_case(rng, 2, 3, 4, lens=[0, 0], pad_target=-1, pad_logit=np.nan)]):
+    def build(rng):
+        B, T, V = (int(n) for n in rng.integers(1, 6, size=3))
+        return [loss_case(rng, B, T, V + 1, lens=[0] * B, pad_target=int(rng.choice([-1, V + 1, 99])),
+                          pad_logit=np.nan)]
+    for case, expected in ctx.cases_with_expected("ce_empty", CE, build):
         got = ctx.call(CE, case)
         if not isinstance(got, float):   # np.float64 is a float; 0, np.float32 and 0-d arrays are not
             raise Fail("prop.not_float", name=CE, got=ctx.last_type, case=describe_case(case))
@@ -181,7 +205,8 @@ def cross_entropy_empty(ctx):
 @check("masking", "inputs_unchanged")
 def inputs_unchanged(ctx):
     def build(rng):
-        return [("sequence_mask", Case((np.array([2, 0, 3]), 3), label="lengths=[2, 0, 3], T=3")),
+        T = int(rng.integers(2, 6))
+        return [("sequence_mask", mask_case(edge_lengths(rng, 3, T), T)),
                 (FM, forward_case(rng, 3, 4, 2, 3, fill=np.nan, with_h0=True, lens=[4, 0, 2])),
                 ("last_valid_state", states_case(rng, 3, 4, 2, lens=[4, 0, 2])),
                 ("masked_mean_pool", states_case(rng, 3, 4, 2, lens=[4, 0, 2])),

@@ -44,16 +44,21 @@ def bidirectional(ctx):
 @check("params", "all_options")
 def all_options(ctx):
     def build(rng):
+        # Every option is drawn, but each combination of double_bias and bidirectional, with one
+        # and with several layers, comes up once: whatever the seed, no option goes untested.
         cases = []
-        for _ in range(8):
-            d, h, o, layers = (int(v) for v in rng.integers(1, 9, size=4))
-            cases.append(kw_case(input_size=d, hidden_size=h, output_size=o - 1, num_layers=min(layers, 4),
-                                 bidirectional=bool(rng.integers(2)), double_bias=bool(rng.integers(2))))
-        return cases
+        for i in range(8):
+            d, h = (int(v) for v in rng.integers(1, 9, size=2))
+            output = 0 if i % 3 == 0 else 1 if i == 1 else int(rng.integers(2, 8))   # a head of 1 is a head
+            cases.append(kw_case(input_size=d, hidden_size=h, output_size=output,
+                                 num_layers=int(rng.integers(2, 5)) if i & 4 else 1,
+                                 bidirectional=bool(i & 2), double_bias=bool(i & 1)))
+        return [cases[i] for i in rng.permutation(len(cases))]
     def build_with_large(rng):
-        # large layers: a count past 2**31 must not overflow a fixed-width integer
-        return build(rng) + [kw_case(input_size=100, hidden_size=50000),
-                             kw_case(input_size=4096, hidden_size=8192, num_layers=4, bidirectional=True)]
+        # large layers: a count past 2**31 (hidden_size**2 alone is) must not overflow a fixed-width integer
+        return build(rng) + [kw_case(input_size=int(rng.integers(50, 200)), hidden_size=int(rng.integers(47000, 60000))),
+                             kw_case(input_size=int(rng.integers(2048, 8192)), hidden_size=int(rng.integers(6144, 10240)),
+                                     num_layers=4, bidirectional=True)]
     ctx.check_reference("random", F, build_with_large, "count")
 
 

@@ -37,20 +37,35 @@ def softmax_axis(ctx):
                                                     logits_case(rng, (2, 3, 4), axis=-2)], "probabilities")
 
 
+def huge_logits_case(rng, shape, scale, axis=None):
+    """Logits of magnitude ``scale``, and whatever the draw: along the axis, one slice with two logits
+    beyond exp's range but far apart (clipping them would make them equal), and one slice lying
+    wholly 1500 below the largest logit (a shift by the global maximum underflows there to 0 / 0)."""
+    case = logits_case(rng, shape, scale=scale, axis=axis)
+    slices = np.moveaxis(case.args[0], -1 if axis is None else axis, -1)   # a view: writes go to z
+    slices[0, :2] = rng.uniform(600.0, 900.0), rng.uniform(1200.0, 1500.0)
+    slices[1] += slices[0].max() - 1500.0 - rng.uniform(0.0, 500.0) - slices[1].max()
+    return case
+
+
 @check("readout", "softmax_stable")
 def softmax_stable(ctx):
-    ctx.check_reference("sm_stable", SM, lambda rng: [logits_case(rng, (3, 4), scale=1e3),
-                                                      logits_case(rng, (4, 2), scale=2e3, axis=0)], "probabilities")
+    ctx.check_reference("sm_stable", SM, lambda rng: [huge_logits_case(rng, (3, 4), scale=1e3),
+                                                      huge_logits_case(rng, (4, 2), scale=2e3, axis=0)],
+                        "probabilities")
 
 
 @check("readout", "softmax_sums_to_one")
 def softmax_sums_to_one(ctx):
     def build(rng):
-        cases = []
-        for ndim in (1, 2, 3, 3):
-            shape = tuple(int(n) for n in rng.integers(1, 6, size=ndim))
-            cases.append(logits_case(rng, shape, scale=5.0, axis=int(rng.integers(-ndim, ndim))))
-        return cases
+        # Shapes and values are drawn; the axes are such that normalising over the first axis, the
+        # last or all entries instead fails whatever the seed (every size of a 2-D or 3-D case >= 2).
+        def shape(ndim):
+            return tuple(int(n) for n in rng.integers(2, 6, size=ndim))
+        return [logits_case(rng, (int(rng.integers(1, 6)),), scale=5.0, axis=int(rng.choice([0, -1]))),
+                logits_case(rng, shape(2), scale=5.0, axis=int(rng.choice([0, -2]))),
+                logits_case(rng, shape(3), scale=5.0, axis=int(rng.choice([1, -2]))),
+                logits_case(rng, shape(3), scale=5.0, axis=int(rng.choice([2, -1])))]
     for case, expected in ctx.cases_with_expected("sm_sum", SM, build):
         got = ctx.call(SM, case)
         D.expect_array(got, expected.shape, case, what="probabilities")

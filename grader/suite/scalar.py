@@ -60,7 +60,10 @@ def custom_parameters(ctx):
 
 @check("scalar", "empty_sequence")
 def empty_sequence(ctx):
-    compare_cases(ctx, "empty", lambda rng: [Case(([],), label="sequence=[]")])
+    def build(rng):
+        w_x, w_h, b = (round(float(v), 3) for v in rng.normal(0, 1, size=3))
+        return [Case(([],), {"w_x": w_x, "w_h": w_h, "b": b}, label=f"sequence=[], w_x={w_x}, w_h={w_h}, b={b}")]
+    compare_cases(ctx, "empty", build)
 
 
 @check("scalar", "random_sequences")
