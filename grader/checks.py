@@ -6,12 +6,18 @@ with a message key. It reaches the student's code only through
 ``ctx.call`` (a plain-data call into the sandboxed worker) and the reference
 only through ``ctx.expected``. Inputs and expected values are built once per
 course run (``ctx.cached``) and reused for every submission.
+
+While a hidden check runs (the course YAML says which), ``ctx.rng`` is seeded from
+the course secret instead of the published seed, and its cases are kept apart
+from the visible checks': the check code, public in the wheel, is not enough to
+recompute a hidden check's inputs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import hashlib
 import warnings
 from dataclasses import dataclass, field
@@ -30,8 +36,13 @@ def check(exercise: str, check_id: str):
     """Register the decorated function as check ``check_id`` of ``exercise``."""
 
     def register(fn):
-        _REGISTRY.setdefault(exercise, {})[check_id] = fn
-        return fn
+        @functools.wraps(fn)
+        def run(ctx):
+            with ctx.checking(check_id):
+                return fn(ctx)
+
+        _REGISTRY.setdefault(exercise, {})[check_id] = run
+        return run
 
     return register
 
@@ -91,8 +102,9 @@ def _shape(value) -> str:
 
 
 class Context:
-    def __init__(self, runtime, exercise, student: StudentModule, describe_line=None):
+    def __init__(self, runtime, exercise, student: StudentModule, describe_line=None, hidden: bool = False):
         self.runtime = runtime
+        self.hidden = hidden   # a hidden check is running: its inputs come from the course secret
         self.exercise = exercise
         self.student = student
         self.rtol, self.atol = exercise.rtol, exercise.atol
@@ -106,14 +118,29 @@ class Context:
 
     # ------------------------------------------------------------ inputs and expected values
 
+    @contextlib.contextmanager
+    def checking(self, check_id: str):
+        """While check ``check_id`` runs: hidden or not, as the course's YAML says."""
+        spec = next((c for c in self.exercise.checks if c.id == check_id), None)
+        outer, self.hidden = self.hidden, bool(spec and spec.hidden)
+        try:
+            yield
+        finally:
+            self.hidden = outer
+
     def rng(self, tag: str) -> np.random.Generator:
-        """A generator seeded from the course seed, the exercise and ``tag``."""
+        """A generator for ``tag`` of this exercise: from the published seed for visible checks,
+        from the course secret for hidden ones."""
+        if self.hidden:
+            return np.random.default_rng(self.runtime.hidden_seed(self.exercise.id, tag))
         digest = hashlib.sha256(f"{self.runtime.seed}:{self.exercise.id}:{tag}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
     def cached(self, tag: str, build: Callable):
-        """``build(rng)`` once per course run; every submission reuses the result."""
-        return self.runtime.memo((self.exercise.id, tag), lambda: mark_shared(build(self.rng(tag))))
+        """``build(rng)`` once per course run; every submission reuses the result. A hidden check's
+        cases are its own even where a visible check uses the same tag."""
+        key = (self.exercise.id, tag, "hidden") if self.hidden else (self.exercise.id, tag)
+        return self.runtime.memo(key, lambda: mark_shared(build(self.rng(tag))))
 
     def reference(self, func: str) -> Callable:
         return self.runtime.reference_function(self.exercise.file, func)

@@ -13,6 +13,9 @@ import pytest
 import yaml
 
 os.environ.setdefault("GRADER_STRICT", "1")   # a broken check raises in tests instead of failing quietly
+# Hidden checks draw their inputs from the course secret (grader/secret.py): one fixed secret keeps the
+# tests deterministic and writes nothing into the config folder. tests/test_redteam_hidden.py varies it.
+os.environ.setdefault("GRADER_SECRET", "the-test-suite-course-secret-0123456789abcdef")
 
 from grader.course import bundled_course_root, load_course  # noqa: E402
 from grader.engine import Grader  # noqa: E402
