@@ -19,7 +19,7 @@ from conftest import ROOT, copy_reference
 from grader.cli import main
 from grader.release import WORKFLOW_PATH, write_kit
 
-GRADESCOPE_KEYS = {"score", "execution_time", "output", "visibility", "stdout_visibility", "tests"}
+GRADESCOPE_KEYS = {"score", "output", "visibility", "stdout_visibility", "tests"}
 TEST_KEYS = {"name", "score", "max_score", "status", "output", "visibility"}
 
 
