@@ -256,8 +256,11 @@ class Worker:
             return None, []
 
     def open_session(self, root: str) -> Session | None:
-        """A fresh child for the staged submission at ``root``; None if the worker failed."""
-        self.close_session()
+        """A fresh child for the staged submission at ``root``; None if the worker failed.
+        The worker ends the current child itself before it forks: one round trip, not two."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
         request = {"op": "open", "root": root, "limits": self.limits.as_request()}
         reply, fds = self._control_request(request, fds=2)
         if reply is None:   # a worker that died unnoticed: the failed request replaced it; once more
