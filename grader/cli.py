@@ -214,12 +214,16 @@ def list_exercises(lang, course_dir):
 @cli.command()
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
-def release(out, course_dir):
-    """Write the student kit to OUT: stubs, answers template, notebook, instructions."""
+@click.option("--grader-requirement", metavar="SPEC", default=None,
+              help="Install the grader from this pip requirement (a URL, or a name and version on the "
+                   "course's own index) instead of shipping the student wheel in OUT/wheels/.")
+def release(out, course_dir, grader_requirement):
+    """Write the student kit to OUT: stubs, answers template, notebook, instructions, and the
+    grader's student wheel (no solutions, mistakes or answer key) the kit installs."""
     from grader.release import write_kit
 
     course = open_course(course_dir)
-    written = write_kit(course, out)
+    written = write_kit(course, out, grader_requirement=grader_requirement)
     click.echo(f"wrote {len(written)} files to {out}")
 
 

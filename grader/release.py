@@ -3,12 +3,18 @@
 The kit holds the stub files and the answers template (copied from
 ``exercises/stubs``), a notebook version of the same (written with nbformat:
 one markdown cell per exercise statement, the stubs as code cells, and an
-``ANSWERS`` dict), and ``README.md`` with the instructions in English and
-Chinese.
+``ANSWERS`` dict), ``README.md`` with the instructions in English and
+Chinese, and the grader itself: the student wheel (grader/student_wheel.py: no
+solutions, mistakes or answer key) in ``wheels/``, which the README and the GitHub
+workflow install, so the kit needs neither this repository nor a package index that
+has the grader. ``--grader-requirement`` names a grader the course publishes
+elsewhere instead (then the kit ships no wheel).
 """
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -17,10 +23,15 @@ import yaml
 
 from grader.course import CourseError
 from grader.i18n import text
+from grader.student_wheel import build_student_wheel, pytest_requirement
 
 NOTEBOOK_NAME = "rnn_exercises.ipynb"
 WORKFLOW_PATH = Path(".github") / "workflows" / "grade.yml"
 WORKFLOW_TEMPLATE = Path(__file__).resolve().parent / "templates" / "github" / "grade.yml"
+WORKFLOW_INSTALL = "@GRADER_INSTALL@"      # the template's placeholder for what `pip install` installs
+WHEELS_FOLDER = "wheels"
+# A word every shell (sh, cmd, PowerShell) passes to pip as it is, unquoted.
+PLAIN_WORD = re.compile(r"[A-Za-z0-9._/:=@+%,~-]+")
 # `pytest` in the kit runs the grader's checks (grader/pytest_plugin.py). ASCII only: ini files
 # are read in the platform's encoding by some tools.
 PYTEST_INI = """\
@@ -35,8 +46,12 @@ class ReleaseError(CourseError):
     """The course cannot produce a kit (a stub is missing): bad input, exit 2."""
 
 
-def write_kit(course, out: Path) -> list[Path]:
+def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[Path]:
+    """Write the kit into ``out`` (new or empty). ``grader_requirement``: a pip requirement the
+    kit installs the grader from (the course publishes it); None ships the student wheel."""
     out = Path(out)
+    if grader_requirement is not None:
+        grader_requirement = checked_requirement(grader_requirement)
     if out.exists() and any(out.iterdir()):
         from grader.cli import BadInput
         raise BadInput(f"{out} exists and is not empty; choose a new folder for the kit")
@@ -48,20 +63,60 @@ def write_kit(course, out: Path) -> list[Path]:
             raise ReleaseError(f"the course has no stub {source}")
         shutil.copyfile(source, out / name)
         written.append(out / name)
+    if grader_requirement is None:
+        wheel = build_student_wheel(course, out / WHEELS_FOLDER)
+        written.append(wheel)
+        install = install_arguments(f"{WHEELS_FOLDER}/{wheel.name}")
+    else:
+        install = install_arguments(grader_requirement, pytest_requirement())
     notebook = out / NOTEBOOK_NAME
     nbformat.write(build_notebook(course), str(notebook))
     written.append(notebook)
     readme = out / "README.md"
-    readme.write_text(instructions(course), encoding="utf-8")
+    readme.write_text(instructions(course, install), encoding="utf-8")
     written.append(readme)
     pytest_ini = out / "pytest.ini"
     pytest_ini.write_text(PYTEST_INI, encoding="utf-8")
     written.append(pytest_ini)
     workflow = out / WORKFLOW_PATH          # GitHub Actions grades every push (grader/templates/github/)
     workflow.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(WORKFLOW_TEMPLATE, workflow)
+    workflow.write_text(workflow_text(install), encoding="utf-8")
     written.append(workflow)
     return written
+
+
+# ---------------------------------------------------------------- installing the grader
+
+def checked_requirement(requirement: str) -> str:
+    """One pip requirement on one line (a name and version, a URL, a path), not an option."""
+    requirement = requirement.strip()
+    if not requirement:
+        raise ReleaseError("--grader-requirement is empty; give a pip requirement, e.g. rnn-grader==0.1.0")
+    if any(ord(c) < 32 or ord(c) == 127 for c in requirement):
+        raise ReleaseError(f"--grader-requirement {requirement!r} holds a line break or a control character")
+    if requirement.startswith("-"):
+        raise ReleaseError(f"--grader-requirement {requirement!r} is a pip option, not a requirement")
+    return requirement
+
+
+def install_arguments(*requirements: str) -> str:
+    """The arguments of ``pip install``, each quoted only where a shell would split or expand it."""
+    return " ".join(shell_word(r) for r in requirements)
+
+
+def shell_word(word: str) -> str:
+    if PLAIN_WORD.fullmatch(word):
+        return word
+    if not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'            # double quotes: sh, cmd and PowerShell alike
+    return shlex.quote(word)
+
+
+def workflow_text(install: str) -> str:
+    template = WORKFLOW_TEMPLATE.read_text(encoding="utf-8")
+    if template.count(WORKFLOW_INSTALL) != 1:
+        raise ReleaseError(f"{WORKFLOW_TEMPLATE} must hold {WORKFLOW_INSTALL} exactly once")
+    return template.replace(WORKFLOW_INSTALL, install)
 
 
 def quiz_template(course) -> tuple[list[str], dict]:
@@ -113,7 +168,7 @@ def statement_markdown(exercise) -> str:
     return "\n\n".join(parts)
 
 
-def instructions(course) -> str:
+def instructions(course, install: str) -> str:
     rows = "\n".join(f"| `{e.id}` | `{e.file}` | {e.max_score:g} | {text(e.title, 'en')} / {text(e.title, 'zh')} |"
                      for e in course.exercises.values())
     statements = "\n\n".join(statement_markdown(e) for e in course.exercises.values())
@@ -123,7 +178,8 @@ def instructions(course) -> str:
 
 1. Implement the functions in the `.py` files of this folder (or, if you prefer, in
    `{NOTEBOOK_NAME}`), and answer the quiz in `answers.yaml` (in the notebook: the `ANSWERS` dict).
-2. Install the grader once: `pip install rnn-grader` (or the wheel your course gives you).
+2. Install the grader once, from this folder: `pip install {install}`
+   (its dependencies, NumPy and the rest, come from PyPI).
 3. Check your work at any time: `grade check .` (or `grade check {NOTEBOOK_NAME}`).
    `grade check . --only masking` checks one exercise; `--lang zh` gives Chinese feedback.
    Or run `pytest` in this folder: one test per check, the points at the end (`pytest -k masking`, `-x`, `--lf` work).
@@ -137,7 +193,7 @@ Your functions must not modify their inputs or keep state between calls.
 
 1. 在本文件夹的 `.py` 文件中实现各个函数（也可以改用 `{NOTEBOOK_NAME}`），并在 `answers.yaml`
    中回答测验（在笔记本中则填写 `ANSWERS` 字典）。
-2. 先安装评分器：`pip install rnn-grader`（或课程提供的安装包）。
+2. 在本文件夹中先安装一次评分器：`pip install {install}`（NumPy 等依赖从 PyPI 安装）。
 3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only masking`
    只检查一个练习；`--lang en` 输出英文反馈。
    也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k masking`、`-x`、`--lf`）。
