@@ -22,8 +22,18 @@ Decisions worth knowing:
 * Every copied `.py` / `answers.yaml` is normalised: BOM dropped (UTF-16
   with a BOM converted), CRLF/CR -> LF, decoded as its PEP 263 coding cookie
   says, else UTF-8, else GBK (only when it looks like real Chinese text),
-  else latin-1, and written as UTF-8. A non-UTF-8 coding cookie is rewritten
-  to `utf-8` in place. Nothing else changes, so line numbers stay exact.
+  else latin-1, and written as UTF-8. Nothing else changes, so line numbers
+  stay exact.
+* Only the encodings students' editors write are accepted in a coding cookie
+  (`ACCEPTED_ENCODINGS`: UTF-8, ASCII, latin-1, cp1252, GBK/GB2312/GB18030,
+  Big5). Any other (punycode decodes in quadratic time, rot-13 is no text
+  encoding, utf-7 hides code) refuses that file only: its copy is a stub that
+  fails to import with the reason, `Submission.rejected` holds the message,
+  and the other files grade normally.
+* The copy is UTF-8 and says so: a cookie on line 1 or 2 naming anything else
+  is rewritten to `utf-8` (same line), so the worker, which imports the copy
+  with Python's own decoding, reads exactly the text decoded here.
+* At most `MAX_NOTES` notes are kept, then one that counts the rest.
 * Skipped: hidden files and folders, `__pycache__`, `__MACOSX`,
   `node_modules`, `site-packages`, virtual environments (a `pyvenv.cfg`),
   files over 1 MiB, and symlinks resolving outside the submission.
@@ -39,6 +49,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .i18n import Message
+
 MiB = 1024 * 1024
 MAX_SOURCE_BYTES = 1 * MiB          # per copied .py / answers file
 MAX_SCANNED_ENTRIES = 20000         # a folder this big is not a homework submission
@@ -47,6 +59,7 @@ SUPPORTED_SUFFIXES = (".py", ".ipynb", ".zip")
 ANSWERS_NAMES = ("answers.yaml", "answers.yml")
 _IGNORED_DIRS = {"__pycache__", "__MACOSX", "node_modules", "site-packages"}
 _IGNORED_FILES = {"Thumbs.db", "desktop.ini"}
+MAX_NOTES = 20                      # notes kept for the report; the rest are only counted
 
 
 class SubmissionError(Exception):
@@ -64,6 +77,7 @@ class Submission:
     line_maps: dict[str, list[tuple[int, int]]]  # notebooks: module -> per line (index = line-1) its (cell 1-based, line in cell)
     notes: list[str]             # things worth telling the student
     display_names: dict[str, str] = field(default_factory=dict)  # module -> the file name the student knows
+    rejected: dict[str, Message] = field(default_factory=dict)   # module -> why its file was refused (its exercises fail with it)
 
     def module_for(self, filename: str) -> str | None:
         """The module that should define the functions of student file `filename` (e.g. "rnn_step.py").
@@ -116,11 +130,20 @@ class Submission:
 def load_submission(path: Path, workdir: Path) -> Submission:
     """Load and normalise a submission (see the module docstring)."""
     try:
-        return _load_submission(path, workdir)
+        submission = _load_submission(path, workdir)
     except RecursionError:
         raise SubmissionError(f"{path}: folders or code nested too deeply to be a submission") from None
     except MemoryError:
         raise SubmissionError(f"{path}: too large to load") from None
+    submission.notes = capped_notes(submission.notes)
+    return submission
+
+
+def capped_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
+    """The first `limit` notes and one counting the rest: a report stays readable and small."""
+    if len(notes) <= limit:
+        return notes
+    return notes[:limit] + [f"... and {len(notes) - limit} more notes"]
 
 
 def _load_submission(path: Path, workdir: Path) -> Submission:
@@ -147,14 +170,14 @@ def _load_submission(path: Path, workdir: Path) -> Submission:
     suffix = source.suffix.lower()
     if suffix == ".py":
         notes: list[str] = []
+        refused: dict[str, Message] = {}
         data = _read_single(source, shown)
-        text = normalise_text(data, source.name, notes, python=True)
-        (root / "submission.py").write_bytes(text.encode("utf-8"))
+        _write_source(data, root / "submission.py", source.name, notes, refused, python=True)
         return Submission(
             source=source, kind="file", root=root,
             modules={"submission": Path("submission.py")}, single_module="submission",
             answers_file=None, line_maps={}, notes=notes,
-            display_names={"submission": source.name},
+            display_names={"submission": source.name}, rejected=_by_module(refused, {"submission": source.name}),
         )
     if suffix == ".ipynb":
         return _load_notebook(source, source.name, shown, root, source, "notebook", [], None)
@@ -209,15 +232,17 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
         if answers is None:
             raise SubmissionError(f"nothing to grade in {shown}: " + _why_empty(notes, "no .py, .ipynb or answers.yaml"))
 
+    refused: dict[str, Message] = {}
     if prefix == "zip:" and len(py) == 1 and len(top_py) == 1 and answers is None:
         rel, real = top_py[0]
         for nb_rel, _ in notebooks:
             notes.append(f"{nb_rel} ignored: the .py file is graded")
-        _copy_source(real, root / "submission.py", rel, notes, python=True)
+        _copy_source(real, root / "submission.py", rel, notes, python=True, refused=refused)
         return Submission(
             source=source, kind="zip:file", root=root,
             modules={"submission": Path("submission.py")}, single_module="submission",
             answers_file=None, line_maps={}, notes=notes, display_names={"submission": rel},
+            rejected=_by_module(refused, {"submission": rel}),
         )
 
     for nb_rel, _ in notebooks:
@@ -225,7 +250,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
     modules: dict[str, Path] = {}
     display: dict[str, str] = {}
     for rel, real in py:
-        if not _copy_source(real, root / rel, rel, notes, python=True):
+        if not _copy_source(real, root / rel, rel, notes, python=True, refused=refused):
             continue
         if rel in dict(top_py):
             stem = rel[:-3]
@@ -246,7 +271,13 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
     return Submission(
         source=source, kind=prefix + "folder", root=root, modules=modules, single_module=None,
         answers_file=answers_file, line_maps={}, notes=notes, display_names=display,
+        rejected=_by_module(refused, display),
     )
+
+
+def _by_module(refused: dict[str, Message], display: dict[str, str]) -> dict[str, Message]:
+    """The refusals (keyed by file) of the files that are graded modules, keyed by module."""
+    return {module: refused[rel] for module, rel in display.items() if rel in refused}
 
 
 def _load_notebook(nb_path: Path, name: str, label: str, root: Path, source: Path, kind: str,
@@ -255,7 +286,8 @@ def _load_notebook(nb_path: Path, name: str, label: str, root: Path, source: Pat
     from .notebook import notebook_to_module
 
     converted = notebook_to_module(nb_path, label)
-    (root / "submission.py").write_text(converted.source, encoding="utf-8", newline="\n")
+    # a cell's coding cookie on line 1 or 2 would make the worker decode the UTF-8 copy otherwise
+    (root / "submission.py").write_text(declare_utf8(converted.source), encoding="utf-8", newline="\n")
     return Submission(
         source=source, kind=kind, root=root,
         modules={"submission": Path("submission.py")}, single_module="submission",
@@ -380,9 +412,70 @@ def _copy_answers(answers: tuple[str, Path], root: Path, notes: list[str]) -> Pa
 # ---------------------------------------------------------------------------
 # copying with normalisation
 
+# PEP 263 as CPython's tokenizer reads it: `coding[:=]` in a comment-only line, the name ASCII.
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-_COOKIE_TEXT = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-_COOKIE_NAME = re.compile(r"(coding[:=][ \t]*)[-\w.]+")
+_COOKIE_TEXT = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+
+#: Coding cookies accepted (normalised name -> the codec that decodes the file): what students'
+#: editors write. UTF-8 (a BOM is dropped before), ASCII, latin-1 and cp1252 (Western Windows),
+#: GBK with its subset GB2312 and GB18030 (Chinese Windows; GB2312 is read as GBK, which editors
+#: save under that label), Big5 and cp950 (traditional Chinese). Each is ASCII-compatible (a
+#: newline stays a newline), decodes bytes to text in linear time, in C. Anything else is refused.
+ACCEPTED_ENCODINGS = {
+    "utf-8": "utf-8", "utf8": "utf-8", "u8": "utf-8", "utf8-sig": "utf-8", "cp65001": "utf-8",
+    "ascii": "ascii", "us-ascii": "ascii", "646": "ascii",
+    "latin-1": "latin-1", "latin1": "latin-1", "latin": "latin-1", "l1": "latin-1", "iso-8859-1": "latin-1",
+    "iso8859-1": "latin-1", "iso-latin-1": "latin-1", "8859": "latin-1", "cp819": "latin-1",
+    "cp1252": "cp1252", "windows-1252": "cp1252",
+    "gbk": "gbk", "cp936": "gbk", "936": "gbk", "ms936": "gbk", "windows-936": "gbk",
+    "gb2312": "gbk", "euc-cn": "gbk", "euccn": "gbk", "gb2312-1980": "gbk", "gb2312-80": "gbk",
+    "gb18030": "gb18030", "gb18030-2000": "gb18030",
+    "big5": "big5", "big5-tw": "big5", "csbig5": "big5", "cp950": "cp950", "ms950": "cp950",
+}
+# CPython reads `utf-8-*` as utf-8 and `latin-1-*` (and its spellings) as latin-1
+_ACCEPTED_PREFIXES = (("utf-8-", "utf-8"), ("latin-1-", "latin-1"), ("iso-8859-1-", "latin-1"),
+                      ("iso-latin-1-", "latin-1"))
+ACCEPTED_SHOWN = "utf-8, ascii, latin-1, cp1252, gbk, gb2312, gb18030, big5"
+_MAX_SHOWN_NAME = 40
+
+
+def accepted_encoding(name: str) -> str | None:
+    """The codec for a cookie's encoding name, or None when it is not accepted."""
+    key = name.lower().replace("_", "-")
+    if key in ACCEPTED_ENCODINGS:
+        return ACCEPTED_ENCODINGS[key]
+    return next((codec for prefix, codec in _ACCEPTED_PREFIXES if key.startswith(prefix)), None)
+
+
+@dataclass
+class _Cookie:
+    name: str          # the encoding name as written
+    line: int          # 1 or 2
+    text: str          # the whole line, for the message
+
+
+class UnacceptedEncoding(Exception):
+    """A coding cookie names an encoding outside ACCEPTED_ENCODINGS."""
+
+    def __init__(self, cookie: _Cookie):
+        super().__init__(cookie.name)
+        self.cookie = cookie
+
+    @property
+    def shown(self) -> str:
+        name = self.cookie.name
+        return name if len(name) <= _MAX_SHOWN_NAME else name[:_MAX_SHOWN_NAME] + "..."
+
+    def message(self, rel: str) -> Message:
+        return Message("err.source_encoding", file=rel, encoding=self.shown, accepted=ACCEPTED_SHOWN)
+
+    def stub(self, rel: str, filename: str) -> str:
+        """The copy of a refused file: it fails to import with the reason, in both languages, so a
+        file importing it fails clearly too; the original text is never handed to the worker."""
+        short = Message("err.source_encoding_short", file=rel, encoding=self.shown)
+        reason = f"{short.render('en')} / {short.render('zh')}"
+        where = (filename, self.cookie.line, 1, self.cookie.text[:200])
+        return f"raise SyntaxError({reason!r}, {where!r})\n"
 
 
 def _read_single(path: Path, shown: str) -> bytes:
@@ -396,7 +489,8 @@ def _read_single(path: Path, shown: str) -> bytes:
     return data
 
 
-def _copy_source(src: Path, dest: Path, rel: str, notes: list[str], *, python: bool) -> bool:
+def _copy_source(src: Path, dest: Path, rel: str, notes: list[str], *, python: bool,
+                 refused: dict[str, Message] | None = None) -> bool:
     """Copy `src` to `dest`, normalised; False (with a note) if it was skipped."""
     try:
         size = os.stat(src).st_size
@@ -411,18 +505,22 @@ def _copy_source(src: Path, dest: Path, rel: str, notes: list[str], *, python: b
     if len(data) > MAX_SOURCE_BYTES:
         notes.append(f"{rel}: larger than 1 MiB; skipped")
         return False
-    text = normalise_text(data, rel, notes, python=python)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with open(dest, "wb") as fh:
-        fh.write(text.encode("utf-8"))
+    _write_source(data, dest, rel, notes, {} if refused is None else refused, python=python)
     return True
 
 
-def _canonical_codec(name: str) -> str | None:
+def _write_source(data: bytes, dest: Path, rel: str, notes: list[str], refused: dict[str, Message], *,
+                  python: bool) -> None:
+    """Write the normalised text of `data` to `dest`, or the refusal stub (recorded in `refused`)."""
     try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return None
+        text = normalise_text(data, rel, notes, python=python)
+    except UnacceptedEncoding as exc:
+        refused[rel] = exc.message(rel)
+        notes.append(exc.message(rel).render("en"))
+        text = exc.stub(rel, dest.name)
+    with open(dest, "wb") as fh:
+        fh.write(text.encode("utf-8"))
 
 
 def _looks_like_gbk(text: str) -> bool:
@@ -446,64 +544,87 @@ def _looks_like_gbk(text: str) -> bool:
 
 
 def normalise_text(data: bytes, rel: str, notes: list[str], *, python: bool = True) -> str:
-    """Decode source bytes and normalise newlines; see the module docstring."""
-    text: str | None = None
-    cookie_used = False
+    """Decode source bytes and normalise newlines; see the module docstring.
+
+    Raises UnacceptedEncoding for a Python file whose coding cookie names an encoding that is not
+    accepted. The text of a Python file declares no encoding but UTF-8, the encoding of its copy.
+    """
+    text = _decode(data, rel, notes, python=python)
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return declare_utf8(text) if python else text
+
+
+def _decode(data: bytes, rel: str, notes: list[str], *, python: bool) -> str:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+        else:
             notes.append(f"{rel}: saved as UTF-16; converted to UTF-8")
-        except UnicodeDecodeError:
-            text = None
-
-    if text is None and python:
-        # PEP 263: a coding cookie on line 1 or 2 decides, as it would for Python.
-        probe = data[:4096].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        for raw_line in probe.split(b"\n", 2)[:2]:
-            m = _COOKIE.match(raw_line)
-            if m:
-                codec = _canonical_codec(m.group(1).decode("ascii", "replace"))
-                if codec and codec != "utf-8":
-                    try:
-                        text = data.decode(codec)
-                        cookie_used = True
-                        notes.append(f"{rel}: converted from {m.group(1).decode('ascii', 'replace')} to UTF-8")
-                    except UnicodeDecodeError:
-                        text = None
-                break
-            if raw_line.strip() and not raw_line.lstrip().startswith(b"#"):
-                break
-
-    if text is None:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+            return text
+    cookie = _coding_cookie(data) if python else None
+    if cookie is not None:
+        codec = accepted_encoding(cookie.name)
+        if codec is None:
+            raise UnacceptedEncoding(cookie)
+        if codec != "utf-8":
             try:
-                candidate = data.decode("gbk")
+                text = data.decode(codec)
             except UnicodeDecodeError:
-                candidate = None
-            if candidate is not None and _looks_like_gbk(candidate):
-                text = candidate
-                notes.append(f"{rel}: not UTF-8; read as GBK (Chinese Windows) and converted to UTF-8")
+                pass     # the cookie is wrong about the bytes: guess, as without one
             else:
-                text = data.decode("latin-1")
-                notes.append(f"{rel}: not UTF-8; read as latin-1, so non-ASCII characters may be garbled "
-                             f"(save the file as UTF-8)")
+                notes.append(f"{rel}: converted from {cookie.name} to UTF-8")
+                return text
+    return _guess_decoding(data, rel, notes)
 
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if cookie_used:
-        # the copy is UTF-8, so its cookie must say so (same line, same count)
-        lines = text.split("\n", 2)
-        for idx in range(min(2, len(lines))):
-            if _COOKIE_TEXT.match(lines[idx]):
-                lines[idx] = _COOKIE_NAME.sub(r"\1utf-8", lines[idx], count=1)
-                break
-        text = "\n".join(lines)
-    return text
+
+def _coding_cookie(data: bytes) -> _Cookie | None:
+    """The cookie Python would obey: on line 1, or on line 2 below a blank or comment-only line."""
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n", 2)[:2]
+    for number, line in enumerate(lines, start=1):
+        m = _COOKIE.match(line)
+        if m:
+            return _Cookie(m.group(1).decode("ascii"), number, line.decode("latin-1"))
+        code = line.lstrip(b" \t\f")
+        if code and not code.startswith(b"#"):
+            return None
+    return None
+
+
+def _guess_decoding(data: bytes, rel: str, notes: list[str]) -> str:
+    """UTF-8, else GBK when it looks like real Chinese text, else latin-1 (never fails)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        candidate = data.decode("gbk")
+    except UnicodeDecodeError:
+        candidate = None
+    if candidate is not None and _looks_like_gbk(candidate):
+        notes.append(f"{rel}: not UTF-8; read as GBK (Chinese Windows) and converted to UTF-8")
+        return candidate
+    notes.append(f"{rel}: not UTF-8; read as latin-1, so non-ASCII characters may be garbled "
+                 f"(save the file as UTF-8)")
+    return data.decode("latin-1")
+
+
+def declare_utf8(text: str) -> str:
+    """`text` with every coding cookie of its first two lines saying utf-8 (same line, same count).
+
+    The copy is written as UTF-8 and the worker imports it with Python's own decoding: a cookie
+    saying anything else would make it read other text than the one checked here."""
+    head = text.split("\n", 2)
+    changed = False
+    for idx in range(min(2, len(head))):
+        m = _COOKIE_TEXT.match(head[idx])
+        if m and m.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+            head[idx] = head[idx][:m.start(1)] + "utf-8" + head[idx][m.end(1):]
+            changed = True
+    return "\n".join(head) if changed else text
 
 
 # ---------------------------------------------------------------------------
