@@ -26,12 +26,23 @@ IPython syntax is neutralised without shifting lines:
 
 `get_ipython()` and `display()` are left alone; the worker provides no-op
 builtins for them.
+
+This runs in the trusted grader, so its work is linear in the notebook and
+bounded: the file (50 MiB), its JSON items (counted before parsing: a million),
+its code cells (10 000) and their code (256K characters, a budget for parsing
+it here; a .py file may be larger as only the worker compiles it). Late
+`from __future__` imports are found in one scan, not one compilation each.
+Each cell is checked once and the module once: small cells are compiled,
+larger ones only parsed with their scopes checked (`symtable`), because
+compile() takes quadratic time on many identical functions or lambdas (their
+code objects collide in its constant table).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import symtable
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +50,11 @@ from pathlib import Path
 from .submission import SubmissionError
 
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
+MAX_JSON_ITEMS = 1_000_000       # brackets and commas: about the objects json.loads would build
+MAX_CODE_CELLS = 10_000
+MAX_CODE_CHARS = 256 * 1024      # all code cells together
+COMPILE_CHECK_CHARS = 4096       # a cell this small is compiled to check it; a larger one is parsed
+MAX_JOIN_FIXES = 3               # cells dropped because they clash with the ones before
 
 #: cell magics whose body is ordinary Python that runs in the user namespace
 KEEP_BODY_CELL_MAGICS = {"time", "capture"}
@@ -66,7 +82,9 @@ AUTOMAGICS = {
 _ASSIGN_ESCAPE = re.compile(
     r"^(?P<indent>[ \t]*)(?P<lhs>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*(?P<esc>[!%])(?P<cmd>.*)$"
 )
-MAX_FIXES = 50   # syntax repairs tried per cell and per notebook (each one compiles)
+_FUTURE_IMPORT = re.compile(r"from\s+__future__\s+import\b")
+_STRINGS_ONLY = re.compile(r'(?:[rRuU]?""\s*)+')   # a statement of string literals (blanked by _Scanner)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MAGIC_NAME = re.compile(r"%{1,2}\s*([\w.\-]*)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -82,12 +100,23 @@ class ConvertedNotebook:
 # reading
 
 def read_notebook(path: Path, label: str | None = None):
-    """Read `path` as an nbformat v4 notebook; SubmissionError if it is broken."""
-    import nbformat
-    from nbformat import reader as nbreader
-
+    """Read `path` as an nbformat v4 notebook; SubmissionError if it is broken or too big."""
     path = Path(path)
     label = label or path.name
+    data = _read_bytes(path, label)
+    _check_json_items(data, label)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(f"broken notebook {label}: not UTF-8 text ({exc.reason})") from None
+    nb = _parse(text, label)
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        raise SubmissionError(f"broken notebook {label}: it has no list of cells")
+    return nb
+
+
+def _read_bytes(path: Path, label: str) -> bytes:
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -97,28 +126,48 @@ def read_notebook(path: Path, label: str | None = None):
             f"notebook {label} is larger than {MAX_NOTEBOOK_BYTES // (1024 * 1024)} MiB; clear its outputs"
         )
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read(MAX_NOTEBOOK_BYTES + 1)
     except OSError as exc:
         raise SubmissionError(f"cannot read notebook {label}: {exc.strerror}") from None
+
+
+def _check_json_items(data: bytes, label: str) -> None:
+    """Refuse JSON that would parse into millions of objects (20 MiB of `{},` make 550 MB of dicts).
+
+    Every value after the first of a list or object follows a comma, and every list or object
+    opens with a bracket; those inside strings count too, which only errs on the safe side."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise SubmissionError(f"notebook {label} is larger than {MAX_NOTEBOOK_BYTES // (1024 * 1024)} MiB; "
+                              f"clear its outputs")
+    items = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if items > MAX_JSON_ITEMS:
+        raise SubmissionError(f"notebook {label} has more than {MAX_JSON_ITEMS} JSON items; "
+                              f"that is not one homework notebook (clear its outputs)")
+
+
+def _parse(text: str, label: str):
+    """The notebook as plain dicts and lists; nbformat only upgrades older versions."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SubmissionError(f"broken notebook {label}: not UTF-8 text ({exc.reason})") from None
+        raw = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SubmissionError(f"broken notebook {label}: not valid JSON ({_one_line(exc)})") from None
+    if isinstance(raw, dict) and raw.get("nbformat") == 4:
+        return raw     # conversion reads dicts: no NotebookNode copy of the whole document
+    import nbformat
+    from nbformat import reader as nbreader
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             # reader.reads + convert: like nbformat.read(as_version=4) but
             # without logging schema complaints that do not matter here.
             nb = nbreader.reads(text)
-            nb = nbformat.convert(nb, 4)
+            return nbformat.convert(nb, 4)
     except (json.JSONDecodeError, nbreader.NotJSONError) as exc:
         raise SubmissionError(f"broken notebook {label}: not valid JSON ({_one_line(exc)})") from None
     except Exception as exc:  # NBFormatError, KeyError, ... for JSON that is not a notebook
         raise SubmissionError(f"broken notebook {label}: {_one_line(exc) or type(exc).__name__}") from None
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    if not isinstance(cells, list):
-        raise SubmissionError(f"broken notebook {label}: it has no list of cells")
-    return nb
 
 
 def _one_line(exc: BaseException) -> str:
@@ -201,11 +250,8 @@ def _code_of(line: str) -> tuple[str, bool]:
 
 
 def _compiles(src: str) -> bool:
-    try:
-        compile(src, "<cell>", "exec", dont_inherit=True)
-        return True
-    except (SyntaxError, ValueError):
-        return False
+    """Whether one line is Python (parsed, never compiled: see the module docstring)."""
+    return _parse_error(src) is None
 
 
 # ---------------------------------------------------------------------------
@@ -363,72 +409,155 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
     if lang and not lang.lower().startswith("python"):
         notes.append(f"{label}: its kernel language is {lang}, not Python")
 
+    window = _FutureWindow()
+    for number, source in code_cells(nb, label):
+        lines = _split_lines(source)
+        if lines and lines[0].startswith("\ufeff"):
+            lines[0] = lines[0][1:]
+        new, events = transform_cell(lines)
+        for where, text in events:
+            notes.append(f"cell {number}, line {where}: {text}" if where else f"cell {number}: {text}")
+        before = window.copy()
+        late = drop_late_futures(new, window)
+        # Jupyter compiles every cell on its own: a cell with a syntax error
+        # just does not run. Mirror that instead of failing the whole module.
+        err = _syntax_error("\n".join(new) + "\n") if new else None
+        if err is not None:
+            lineno, msg = err
+            new = [_commented(ln) for ln in lines]
+            window = before                        # a skipped cell ends nothing
+            where = f"cell {number}, line {lineno}" if lineno else f"cell {number}"
+            notes.append(f"{where}: {msg}; the cell was skipped")
+        else:
+            notes.extend(f"cell {number}, line {k}: a `from __future__` import that is not at the top was ignored"
+                         for k in late)
+        spans[number] = (len(out_lines), len(out_lines) + len(new))
+        out_lines.extend(new)
+        line_map.extend((number, k) for k in range(1, len(new) + 1))
+
+    _drop_clashing_cells(out_lines, line_map, spans, notes)
+    source = "\n".join(out_lines) + ("\n" if out_lines else "")
+    return ConvertedNotebook(source=source, line_map=line_map, notes=notes)
+
+
+def code_cells(nb, label: str) -> list[tuple[int, str]]:
+    """(cell number, source) of every code cell, within the caps; lone surrogates (valid JSON,
+    not valid UTF-8) become U+FFFD so the module can be written."""
+    cells: list[tuple[int, str]] = []
+    total = 0
     for number, cell in enumerate(nb.get("cells", []), start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
         if isinstance(source, list):
             source = "".join(str(s) for s in source)
-        lines = _split_lines(str(source))
-        if lines and lines[0].startswith("\ufeff"):
-            lines[0] = lines[0][1:]
-        new, events = transform_cell(lines)
-        for where, text in events:
-            notes.append(f"cell {number}, line {where}: {text}" if where else f"cell {number}: {text}")
-        # Jupyter compiles every cell on its own: a cell with a syntax error
-        # just does not run. Mirror that instead of failing the whole module.
-        for _ in range(min(len(new) + 1, MAX_FIXES)):   # each try compiles the cell: bounded
-            err = _syntax_error("\n".join(new) + "\n") if new else None
-            if err is None:
-                break
-            lineno, msg = err
-            if "__future__" in msg and lineno and 1 <= lineno <= len(new):
-                new[lineno - 1] = _commented(new[lineno - 1])
-                notes.append(f"cell {number}, line {lineno}: a `from __future__` import that is not "
-                             f"at the top was ignored")
-                continue
-            new = [_commented(ln) for ln in lines]
-            where = f"cell {number}, line {lineno}" if lineno else f"cell {number}"
-            notes.append(f"{where}: {msg}; the cell was skipped")
-            break
-        else:
-            if new and _syntax_error("\n".join(new) + "\n") is not None:
-                new = [_commented(ln) for ln in lines]
-                notes.append(f"cell {number}: too many late `from __future__` imports; the cell was skipped")
-        spans[number] = (len(out_lines), len(out_lines) + len(new))
-        out_lines.extend(new)
-        line_map.extend((number, k) for k in range(1, len(new) + 1))
+        source = _SURROGATE.sub("\ufffd", str(source))
+        total += len(source)
+        cells.append((number, source))
+        if len(cells) > MAX_CODE_CELLS:
+            raise SubmissionError(f"notebook {label} has more than {MAX_CODE_CELLS} code cells; "
+                                  f"that is not one homework notebook")
+        if total > MAX_CODE_CHARS:
+            raise SubmissionError(f"notebook {label} holds more than {MAX_CODE_CHARS} characters of code; "
+                                  f"that is not one homework notebook (hand in .py files)")
+    return cells
 
-    # Cells that compile alone can still clash when joined (a late
-    # `from __future__` import, ...): fix or drop them one at a time.
-    for _ in range(min(len(spans) + 1, MAX_FIXES)):
-        err = _syntax_error("\n".join(out_lines) + "\n")
+
+def _drop_clashing_cells(out_lines, line_map, spans, notes) -> None:
+    """Cells that compile alone can still clash when joined (a `from __future__` import changing
+    the syntax of later cells): drop them one at a time, a few times at most. The module is only
+    parsed here; the worker reports whatever is left."""
+    for _ in range(MAX_JOIN_FIXES):
+        err = _parse_error("\n".join(out_lines) + "\n")
         if err is None or not err[0] or not (1 <= err[0] <= len(out_lines)):
-            break
+            return
         lineno, msg = err
         cell, in_cell = line_map[lineno - 1]
-        if "__future__" in msg:
-            out_lines[lineno - 1] = _commented(out_lines[lineno - 1])
-            notes.append(f"cell {cell}, line {in_cell}: a `from __future__` import that is not at the top was ignored")
-            continue
         a, b = spans[cell]
         if all(ln.startswith("#") or not ln.strip() for ln in out_lines[a:b]):
-            break  # pragma: no cover - nothing left to drop
+            return  # pragma: no cover - nothing left to drop
         for k in range(a, b):
             out_lines[k] = _commented(out_lines[k])
         notes.append(f"cell {cell}, line {in_cell}: {msg}; the cell was skipped")
 
-    source = "\n".join(out_lines) + ("\n" if out_lines else "")
-    return ConvertedNotebook(source=source, line_map=line_map, notes=notes)
 
+# ---------------------------------------------------------------------------
+# late `from __future__` imports
+
+@dataclass
+class _FutureWindow:
+    """Where the module stands for `from __future__` imports: they are allowed only before any
+    other statement but a first docstring."""
+
+    open: bool = True
+    first: bool = True          # no statement yet: a docstring may come
+
+    def copy(self) -> "_FutureWindow":
+        return _FutureWindow(self.open, self.first)
+
+
+def drop_late_futures(lines: list[str], window: _FutureWindow) -> list[int]:
+    """Neutralise, in place, the `from __future__` imports of one cell that Python would reject
+    as late (after `window`, which moves on); their line numbers in the cell. One scan of the cell."""
+    late: list[int] = []
+    scanner = _Scanner()
+    k, n = 0, len(lines)
+    while k < n:
+        if not (scanner.at_statement_start and lines[k].strip()):
+            scanner.feed(lines[k])
+            k += 1
+            continue
+        start = k
+        code = [scanner.feed(lines[k])]
+        k += 1
+        while not scanner.at_statement_start and k < n:
+            code.append(scanner.feed(lines[k]))
+            k += 1
+        statement = " ".join(code).strip()
+        if not statement:
+            continue                                    # a comment line
+        indented = lines[start][:1] in (" ", "\t")
+        if _FUTURE_IMPORT.match(statement):
+            if window.open and not indented:
+                window.first = False
+                window.open = ";" not in statement       # `...; x = 1` ends the window
+                continue
+            late.append(start + 1)
+            line = lines[start]
+            lines[start] = _neutral(line[: len(line) - len(line.lstrip())], line)
+            for j in range(start + 1, k):
+                lines[j] = _commented(lines[j])
+            continue
+        if window.first and not indented and _STRINGS_ONLY.fullmatch(statement):
+            window.first = False                        # the module's docstring
+            continue
+        window.open = window.first = False
+    return late
+
+
+# ---------------------------------------------------------------------------
+# syntax checks
 
 def _commented(line: str) -> str:
     return "# " + line if line.strip() else ""
 
 
 def _syntax_error(src: str) -> tuple[int | None, str] | None:
+    """The syntax error of a cell: compiled when small (exact), else parsed (linear)."""
+    if len(src) <= COMPILE_CHECK_CHARS:
+        return _error_of(lambda: compile(src, "<cell>", "exec", dont_inherit=True))
+    return _parse_error(src)
+
+
+def _parse_error(src: str) -> tuple[int | None, str] | None:
+    """Parse errors and scope errors (symtable): everything compile() finds except the errors of
+    its last stage ('return' outside a function, a late `from __future__` import...), in linear time."""
+    return _error_of(lambda: symtable.symtable(src, "<cell>", "exec"))
+
+
+def _error_of(check) -> tuple[int | None, str] | None:
     try:
-        compile(src, "<notebook>", "exec", dont_inherit=True)
+        check()
     except SyntaxError as exc:
         return exc.lineno, f"{type(exc).__name__}: {exc.msg}"
     except ValueError as exc:  # null bytes
