@@ -27,6 +27,7 @@ from pathlib import Path
 import grader
 from grader.engine import Grader
 from grader.gradebook import Gradebook, prepare
+from grader.secret import course_secret_fingerprint
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 POOL_KILLED = "its grading process died twice, the second time grading it alone (out of memory?)"
@@ -97,6 +98,7 @@ def content_hash(path: Path, course_fingerprint: str) -> str:
 def course_fingerprint(course) -> str:
     """Changes when the course or the grader changes, so stale grades are redone."""
     digest = hashlib.sha256(grader.__version__.encode())
+    digest.update(course_secret_fingerprint(course).encode())   # hidden inputs follow the secret (never stored)
     for folder in (course.root / "exercises", course.root / "solutions", Path(grader.__file__).parent):
         for file in sorted(folder.rglob("*")):
             if file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in file.parts:

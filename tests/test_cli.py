@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -56,7 +57,8 @@ def test_text_report_in_both_languages(tmp_path):
 
 
 def test_default_language_follows_the_locale():
-    env = {"PATH": "/usr/bin:/bin", "LANG": "zh_CN.UTF-8", "PYTHONPATH": str(ROOT)}
+    env = {"PATH": "/usr/bin:/bin", "LANG": "zh_CN.UTF-8", "PYTHONPATH": str(ROOT),
+           "GRADER_SECRET": os.environ["GRADER_SECRET"]}
     code, out, _ = run("check", STUBS, "--only", "params", env=env)
     assert code == 1 and "总分" in out
     env["LANG"] = "en_US.UTF-8"

@@ -289,8 +289,6 @@ def test_same_secret_same_marks_and_the_secret_is_stored_nowhere(one_student_cla
         assert SECRET_A.encode() not in file.read_bytes(), file
 
 
-@pytest.mark.xfail(strict=True, reason="needs grader/classroom.py course_fingerprint to fold in "
-                                       "grader.secret.course_secret_fingerprint (see the issue 10 breach 7 report)")
 def test_a_new_secret_regrades_the_class(one_student_class, tmp_path):
     book = tmp_path / "book.sqlite"
     class_run(one_student_class, book, SECRET_A)

@@ -727,7 +727,7 @@ def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_pa
     # the hidden check random_shapes draws B, d, H at random: its inputs must not show up anywhere
     from grader.checks import Context
 
-    ctx = Context(fast_grader.runtime, fast_grader.course.exercises["step"], None)
+    ctx = Context(fast_grader.runtime, fast_grader.course.exercises["step"], None, hidden=True)
     hidden = ctx.cases_with_expected("random", "rnn_step", lambda rng: [])
     text = render(result, "text", "en")
     assert hidden
