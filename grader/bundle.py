@@ -26,6 +26,7 @@ Both scripts are templates in ``grader/templates/gradescope/``.
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -109,6 +110,9 @@ def build_bundle(out: Path, course_dir: Path | None = None, lang: str = "en") ->
             ("setup.sh", render_template("setup.sh", WHEEL=wheel.name).encode(), EXECUTABLE),
             ("run_autograder", render_template("run_autograder", LANG=lang).encode(), EXECUTABLE),
             (wheel.name, wheel.read_bytes(), REGULAR),
+            # Every container of this autograder must draw the same hidden inputs: a secret of the
+            # bundle's own, never the instructor's (without bubblewrap, student code can read it).
+            ("secret", secrets.token_hex(32).encode() + b"\n", REGULAR),
         ] + [(name, path.read_bytes(), REGULAR) for name, path in extra]
         fd, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
         os.close(fd)

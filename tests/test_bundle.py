@@ -107,6 +107,22 @@ def test_the_zip_has_gradescope_layout(bundle):
     assert "grader/templates/gradescope/run_autograder" in wheel_names
 
 
+def test_the_bundle_brings_its_own_secret_for_hidden_inputs(bundle, autograder):
+    """Every container of one autograder draws the same hidden inputs (the bundle's secret),
+    and it is not the instructor's."""
+    with zipfile.ZipFile(bundle) as zf:
+        secret = zf.read("secret").decode().strip()
+        script = zf.read("run_autograder").decode()
+    assert len(secret) == 64 and secret != os.environ.get("GRADER_SECRET")
+    assert 'export GRADER_SECRET' in script
+    probe = autograder / "probe.sh"
+    probe.write_text(script.split("args=(check", 1)[0] + 'printf %s "$GRADER_SECRET"\n')
+    env = {k: v for k, v in os.environ.items() if k != "GRADER_SECRET"}
+    out = subprocess.run(["bash", str(probe)], capture_output=True, text=True, check=True, timeout=60,
+                         env={**env, "AUTOGRADER_ROOT": str(autograder)}).stdout
+    assert out == secret
+
+
 def test_run_autograder_grades_the_reference_with_full_marks(autograder):
     probe = subprocess.run([str(autograder / "venv" / "bin" / "grade"), "--version"], capture_output=True, text=True)
     assert probe.returncode == 0
