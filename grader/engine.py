@@ -97,6 +97,15 @@ class Grader:
     def isolation(self) -> str:
         return self.worker.isolation.name
 
+    @property
+    def hidden_right_after(self) -> bool:
+        """Whether each exercise's hidden checks run right after its visible ones. In the
+        sandbox they do, in the exercise's own child: the next exercise gets a fresh child
+        and an emptied /tmp (as the next submission does), so nothing shown later can see
+        what they learnt, and each exercise costs one child rather than two. Without it the
+        file system is shared, and the hidden checks of every exercise run last."""
+        return self.worker.isolation.sandboxed
+
     def close(self):
         self.worker.stop()
 
@@ -123,11 +132,14 @@ class Grader:
                     outcome = self._visible_checks(exercise, submission)
                     if isinstance(outcome, ExerciseResult):
                         results[exercise.id] = outcome
+                    elif self.hidden_right_after:
+                        results[exercise.id] = self._hidden_checks(outcome)
                     else:
                         pending.append(outcome)
                 elapsed[exercise.id] = time.perf_counter() - t0
-            # Hidden checks run last, once every visible check and counterexample search is
-            # done: whatever student code learns from a hidden input, nothing shown comes after.
+            # Without the sandbox, hidden checks run last, once every visible check and
+            # counterexample search is done: whatever student code learns from a hidden input,
+            # nothing shown comes after.
             while pending:
                 graded = pending.pop(0)   # let go of each exercise as soon as it is graded
                 t0 = time.perf_counter()
