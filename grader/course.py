@@ -93,6 +93,17 @@ class Course:
         return self.reference_dir / "answers.yaml"
 
     @property
+    def kit_dir(self) -> Path:
+        """A student kit's grading data (grader/kit.py), in place of ``solutions/``."""
+        return self.root / "kit"
+
+    @property
+    def is_kit(self) -> bool:
+        """A course as the student wheel carries it: no reference, no mistakes, no answer key;
+        the visible checks are graded from what ``grade release`` recorded."""
+        return not self.reference_dir.is_dir() and (self.kit_dir / "reference.rec").is_file()
+
+    @property
     def max_score(self) -> float:
         return sum(e.max_score for e in self.exercises.values())
 
@@ -220,7 +231,9 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
     return exercise
 
 
-def _load_mistakes(exercise: Exercise, folder: Path):
+def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
+    """``suffix``: ``.py`` for the wrong implementations of solutions/mistakes, ``.rec`` for a
+    kit's records of what they returned (grader/kit.py)."""
     catalogue_path = folder / "catalogue.yaml"
     if not catalogue_path.exists():
         return
@@ -232,7 +245,7 @@ def _load_mistakes(exercise: Exercise, folder: Path):
         prefix, _, name = str(mistake_id).partition(".")
         if prefix != exercise.id or not name:
             m.fail(f"mistake id {mistake_id!r} must look like '{exercise.id}.<name>'")
-        variants = sorted([folder / f"{name}.py", *folder.glob(f"{name}__*.py")])
+        variants = sorted([folder / f"{name}{suffix}", *folder.glob(f"{name}__*{suffix}")])
         variants = [v for v in variants if v.exists()]
         if not variants:
             m.fail(f"no implementation {name}.py for mistake {mistake_id!r}")
@@ -261,15 +274,20 @@ def load_course(root: Path) -> Course:
     order = {ex_id: i for i, ex_id in enumerate(CONTRACT_ORDER)}
     exercises = [_load_exercise(p, registry()) for p in paths]
     exercises.sort(key=lambda e: (order.get(e.id, len(order)), e.id))
+    course = Course(root=root, exercises={e.id: e for e in exercises})
     for exercise in exercises:
-        _load_mistakes(exercise, root / "solutions" / "mistakes" / exercise.id)
-    return Course(root=root, exercises={e.id: e for e in exercises})
+        if course.is_kit:
+            _load_mistakes(exercise, course.kit_dir / "mistakes" / exercise.id, ".rec")
+        else:
+            _load_mistakes(exercise, root / "solutions" / "mistakes" / exercise.id)
+    return course
 
 
 def bundled_course_root() -> Path:
     """The RNN course: the repository's folders, or the copy inside an installed wheel."""
     package = Path(__file__).resolve().parent
     for candidate in (package / "_course", package.parent):
-        if (candidate / "exercises").is_dir() and (candidate / "solutions").is_dir():
-            return candidate
+        if (candidate / "exercises").is_dir() and ((candidate / "solutions").is_dir()
+                                                  or (candidate / "kit" / "reference.rec").is_file()):
+            return candidate   # the instructor's course, or the student wheel's kit
     raise CourseError("the bundled course is missing from this installation")

@@ -20,6 +20,7 @@ from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
+from grader.kit import NotInKit
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
 from grader.plan import Plan, record_plan
@@ -69,6 +70,21 @@ def diagnoses_hidden_inputs(exercise: Exercise) -> bool:
     return getattr(exercise, "diagnose_hidden", False) is True
 
 
+def kit_notes(graded: list[Exercise], by_instructor: list[Exercise]) -> list[Message]:
+    """What a student kit's report does not grade, and what it is worth."""
+    hidden = [c for e in graded for c in e.checks if c.hidden]
+    notes = []
+    if hidden:
+        notes.append(Message("note.kit_hidden", count=len(hidden), points=_points(sum(c.points for c in hidden))))
+    for exercise in by_instructor:
+        notes.append(Message("note.kit_quiz", id=exercise.id, points=_points(exercise.max_score)))
+    return notes
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
 def refusal_message(error: dict, func: str) -> tuple:
     """A reply over a call's or a submission's budget (grader/runner.Limits)."""
     scope = "call" if error.get("scope") == "call" else "submission"
@@ -83,9 +99,15 @@ class Grader:
     """Grades submissions against one course; reusable across many submissions."""
 
     def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
-                 isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True):
+                 isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True,
+                 hidden: bool = True):
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
+        # A student kit has no hidden check to run (nor the secret their inputs come from) and no
+        # answer key: its reports grade the visible checks and say what the instructor grades.
+        self.kit = self.runtime.kit
+        self.hidden = hidden and not self.kit
+        counterexamples = counterexamples and not self.kit   # a search needs the reference on new inputs
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root])
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = registry()
@@ -122,6 +144,8 @@ class Grader:
         results: dict[str, ExerciseResult] = {}
         elapsed: dict[str, float] = {}
         exercises = self.course.select(only)
+        by_instructor = [e for e in exercises if e.is_quiz] if self.kit else []
+        exercises = [e for e in exercises if e not in by_instructor]
         with self.worker.staged(submission.root) as self._root:
             pending = []
             for exercise in exercises:
@@ -150,6 +174,7 @@ class Grader:
         notes = [Message("note.submission", text=plain(n, 500)) for n in submission.notes]
         if not self.worker.isolation.sandboxed:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
+        notes += kit_notes(exercises, by_instructor) if self.kit else []
         return SubmissionResult(source=plain(str(submission.source), 500),
                                 exercises=[results[e.id] for e in exercises], notes=notes,
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
@@ -188,7 +213,7 @@ class Grader:
 
     def _hidden_checks(self, graded: "_Graded") -> ExerciseResult:
         exercise, student, ctx, checks = graded.exercise, graded.student, graded.ctx, graded.checks
-        hidden = [spec for spec in exercise.checks if spec.hidden]
+        hidden = [spec for spec in exercise.checks if spec.hidden] if self.hidden else []
         if hidden:
             student.keep_output = False
             student.open(fresh=False, plan=graded.plan.hidden)   # the module as the visible checks left it
@@ -197,7 +222,7 @@ class Grader:
         student.close()
         calls = graded.visible_calls + (ctx.calls if diagnoses_hidden_inputs(exercise) else [])
         ctx.calls, ctx.last, graded.visible_calls = [], None, []
-        results = [checks[spec.id] for spec in exercise.checks]
+        results = [checks[spec.id] for spec in exercise.checks if spec.id in checks]
         named = graded.named
         if named is None:
             named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls)
@@ -207,7 +232,7 @@ class Grader:
 
     def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""
-        return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks))
+        return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks, self.hidden))
 
     def _diagnose(self, exercise, calls):
         """Named mistakes; a student value that breaks the replay costs the diagnosis only."""
@@ -268,6 +293,9 @@ class Grader:
         except Fail as failure:
             result.message = failure.message
             result.func = ctx.current
+            return result
+        except NotInKit:   # a student kit without the record this check needs: the instructor grades it
+            result.message = Message("kit.not_recorded")
             return result
         except Exception as exc:  # noqa: BLE001 -- odd student values must not stop the grader
             if STRICT:

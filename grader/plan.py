@@ -20,6 +20,7 @@ import copy
 from dataclasses import dataclass
 
 from grader.checks import Context, quiet_numpy
+from grader.kit import NotInKit
 from grader.runner import CallResult, StudentError
 
 
@@ -74,19 +75,20 @@ class Plan:
     hidden: tuple[PlannedCall, ...]    # the hidden checks' calls (run last, see grader/engine.py)
 
 
-def record_plan(runtime, exercise, checks: dict) -> Plan:
-    """The calls, in order, that the exercise's checks make on the reference."""
+def record_plan(runtime, exercise, checks: dict, hidden_checks: bool = True) -> Plan:
+    """The calls, in order, that the exercise's checks make on the reference (the visible
+    checks' only, without ``hidden_checks``: a student kit runs no hidden check)."""
     recorder = _Recorder(runtime, exercise)
     ctx = Context(runtime, exercise, recorder)
-    parts = {}
-    for hidden in (False, True):
+    parts = {True: ()}
+    for hidden in (False, True) if hidden_checks else (False,):
         recorder.planned = []
         for spec in exercise.checks:
             if spec.hidden != hidden:
                 continue
             try:
                 checks[exercise.id][spec.id](ctx)
-            except Exception:  # noqa: BLE001 -- a check that fails here still planned its calls
+            except (Exception, NotInKit):  # noqa: BLE001 -- a check that fails here still planned its calls
                 pass
         parts[hidden] = tuple(recorder.planned)
     return Plan(visible=parts[False], hidden=parts[True])

@@ -10,7 +10,10 @@ checks from the course secret (grader/secret.py), which students never hold.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grader.course import Course, MistakeSpec
+from grader.kit import REFERENCE, NotInKit, RecordedModules, RecordingModules
 from grader.modules import ModuleSet
 from grader.secret import course_secret, fingerprint, hidden_seed
 
@@ -22,19 +25,35 @@ def module_name(file: str) -> str:
 
 
 class CourseRuntime:
-    def __init__(self, course: Course, seed: int = DEFAULT_SEED, secret: bytes | None = None):
+    """``recording``: a :class:`grader.kit.Recording` that keeps every result the course's
+    code gives (``grade release`` builds the kit's data so)."""
+
+    def __init__(self, course: Course, seed: int = DEFAULT_SEED, secret: bytes | None = None, recording=None):
         self.course = course
         self.seed = seed
+        self.kit = course.is_kit
         # Read (or created) now, not in a check: a problem with it is bad input, never a failed check.
-        self._secret = course_secret(course) if secret is None else secret
-        self.secret_fingerprint = fingerprint(self._secret)
+        # A kit runs no hidden check, and holds no secret.
+        self._secret = None if self.kit else course_secret(course) if secret is None else secret
+        self.secret_fingerprint = fingerprint(self._secret) if self._secret is not None else "kit"
         self._memo: dict = {}
-        self.reference = ModuleSet(course.reference_dir)
-        self._mistakes: dict[str, ModuleSet] = {}
+        self.recording = recording
+        self.reference = self._implementations(REFERENCE, course.reference_dir)
+        self._mistakes: dict[str, object] = {}
         self._answer_key = None
+
+    def _implementations(self, source: str, folder, overrides=None):
+        """The course's code (the reference, or the reference with a mistake appended), or in a
+        kit the records of what it returned."""
+        if self.kit:
+            return RecordedModules(self.course.kit_dir / f"{source}.rec")
+        modules = ModuleSet(folder, overrides)
+        return RecordingModules(modules, self.recording, source) if self.recording is not None else modules
 
     def hidden_seed(self, exercise_id: str, tag: str) -> int:
         """The seed of a hidden check's inputs, from the course secret."""
+        if self._secret is None:
+            raise NotInKit("hidden checks are graded by the instructor only")
         return hidden_seed(self._secret, exercise_id, tag)
 
     def memo(self, key, build):
@@ -49,10 +68,23 @@ class CourseRuntime:
         """The reference with one wrong implementation appended to its file."""
         key = str(variant)
         if key not in self._mistakes:
-            file = self.course.exercises[mistake.exercise].file
-            source = variant.read_text(encoding="utf-8")
-            self._mistakes[key] = ModuleSet(self.course.reference_dir, {module_name(file): source})
+            source = f"mistakes/{mistake.exercise}/{Path(variant).stem}"
+            if self.kit:
+                self._mistakes[key] = self._implementations(source, None)
+            else:
+                file = self.course.exercises[mistake.exercise].file
+                code = Path(variant).read_text(encoding="utf-8")
+                self._mistakes[key] = self._implementations(source, self.course.reference_dir,
+                                                            {module_name(file): code})
         return self._mistakes[key]
+
+    def variant_function(self, exercise, variant, func: str):
+        """One function of a known mistake's modules (None when its file has no such function)."""
+        spec = next(m for m in exercise.mistakes if variant in m.variants)
+        try:
+            return self.mistake_modules(spec, variant).function(module_name(exercise.file), func)
+        except AttributeError:
+            return None
 
     def answer_key(self) -> dict:
         if self._answer_key is None:

@@ -142,7 +142,9 @@ def refuse_solution_copies(course, files: dict[str, bytes]) -> None:
     solutions = Path(course.root) / "solutions"
     if not solutions.is_dir():
         return
-    secret = {hashlib.sha256(data).digest(): f"solutions/{rel}" for rel, data in folder_files(solutions) if data.strip()}
+    # The mistakes' catalogues (titles, explanations, hints) are the kit's to name mistakes with.
+    secret = {hashlib.sha256(data).digest(): f"solutions/{rel}" for rel, data in folder_files(solutions)
+              if data.strip() and not rel.endswith("/catalogue.yaml")}
     for archive_name, data in files.items():
         origin = secret.get(hashlib.sha256(data).digest())
         if origin is not None:

@@ -98,7 +98,11 @@ def test_the_kit_ships_the_student_wheel_and_installs_from_it(kit):
 def test_the_wheel_holds_no_solutions_folder(wheel):
     names = wheel.namelist()
     assert not [n for n in names if n.startswith("grader/_course/solutions") or "/solutions/" in n]
-    assert not [n for n in names if "mistakes/" in n or n.endswith("catalogue.yaml")]
+    # known mistakes travel only as the kit's records of their results, and their catalogue's texts
+    kit = "grader/_course/kit/"
+    assert not [n for n in names if ("mistakes/" in n or n.endswith("catalogue.yaml")) and not n.startswith(kit)]
+    assert not [n for n in names if n.startswith(kit) and not n.endswith((".rec", "/catalogue.yaml"))]
+    assert f"{kit}reference.rec" in names
 
 
 def leaked_bodies(archive: zipfile.ZipFile) -> dict[str, list[str]]:
@@ -275,7 +279,9 @@ def test_a_plain_wheel_install_builds_the_same_student_wheel(tmp_path):
     with zipfile.ZipFile(proc.stdout.strip()) as built:
         names = built.namelist()
         assert "grader/_course/exercises/stubs/rnn_step.py" in names and "grader/cli.py" in names
-        assert not [n for n in names if "solutions" in n or "mistakes" in n]
+        assert not [n for n in names if "solutions" in n]
+        assert not [n for n in names if "mistakes" in n and not n.endswith((".rec", "/catalogue.yaml"))]
+        assert "grader/_course/kit/reference.rec" in names
         assert built.read("grader/_course/exercises/stubs/answers.yaml") == STUB_ANSWERS.read_bytes()
 
 
@@ -323,16 +329,43 @@ def test_the_student_install_imports_the_grader_outside_the_repository(student_v
     assert not (location.parent / "_course" / "solutions").exists()
 
 
-def test_grade_check_runs_in_the_kit(student_venv, student_kit):
+def visible_points() -> float:
+    from grader.course import bundled_course_root, load_course
+    course = load_course(bundled_course_root())
+    return sum(c.points for e in course.exercises.values() if not e.is_quiz for c in e.checks if not c.hidden)
+
+
+def test_grade_check_grades_the_stubs_in_the_kit(student_venv, student_kit):
     proc = subprocess.run([str(student_venv / "bin" / "grade"), "check", ".", "--lang", "en"], cwd=student_kit,
                           capture_output=True, text=True, timeout=600, env=student_env(student_kit))
     output = grade_line(proc)
     assert "Traceback" not in output, output
-    # graded, failing (the stubs); until the kit grades from its precomputed data, a course with no
-    # reference may instead stop with one clear line (exit 2); never an internal error
-    assert proc.returncode in (1, 2), output
-    if proc.returncode == 2:
-        assert len(proc.stderr.strip().splitlines()) == 1, output
+    assert proc.returncode == 1, output                          # graded, failing: the stubs
+    assert f"Total: 0/{visible_points():g}" in output, output
+    assert "Graded by your instructor only" in proc.stdout, output    # hidden checks and the quiz
+    assert "Isolation: bubblewrap" in proc.stdout, output             # the student install sandboxes too
+
+
+def finish(kit: Path) -> Path:
+    """The student did every exercise: the reference's files in place of the stubs."""
+    for path in (SOLUTIONS / "reference").glob("*.py"):
+        shutil.copyfile(path, kit / path.name)
+    return kit
+
+
+def test_a_finished_kit_passes_grade_check_and_pytest(student_venv, student_kit):
+    finish(student_kit)
+    env = student_env(student_kit)
+    proc = subprocess.run([str(student_venv / "bin" / "grade"), "check", ".", "--lang", "en"], cwd=student_kit,
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, grade_line(proc)
+    assert f"Total: {visible_points():g}/{visible_points():g}" in proc.stdout
+    proc = subprocess.run([str(student_venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs"],
+                          cwd=student_kit, capture_output=True, text=True, timeout=600, env=env)
+    output = grade_line(proc)
+    assert proc.returncode == 0, output
+    assert "skipped" in output and "graded by your instructor only" in output, output
+    assert f"score: {visible_points():g}/{visible_points():g}" in proc.stdout, output
 
 
 def test_pytest_runs_in_the_kit_with_the_grader_plugin(student_venv, student_kit):
@@ -340,5 +373,5 @@ def test_pytest_runs_in_the_kit_with_the_grader_plugin(student_venv, student_kit
                           cwd=student_kit, capture_output=True, text=True, timeout=600, env=student_env(student_kit))
     output = grade_line(proc)
     assert "Missing required plugins" not in output, output   # the wheel registered the pytest11 plugin
-    assert proc.returncode != 0, output                       # the stubs do not pass
-    assert proc.returncode in (1, 2, 4), output               # failing checks, or a usage error; never a crash (3)
+    assert proc.returncode == 1, output                       # the stubs fail their checks
+    assert "failed" in output and f"score: 0/{visible_points():g}" in proc.stdout, output

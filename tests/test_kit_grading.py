@@ -1,0 +1,116 @@
+"""A student kit grades from recorded data exactly as the instructor's install grades the visible checks.
+
+The kit's course has ``exercises/`` and ``kit/`` (what ``grade release`` recorded:
+the reference's and every known mistake's results on the visible inputs), and no
+``solutions/``. For the reference, the stubs and every known mistake, the kit's
+verdicts (check by check) and named mistakes must be the instructor's, visible
+checks only; hidden checks and the quiz are left to the instructor, and the kit's
+report says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import STUBS
+from grader.course import bundled_course_root, load_course
+from grader.engine import Grader
+from grader.kit import NotInKit, RecordedModules, write_kit_data
+from grader.submission import load_submission
+from grader.validate import mistake_folder, reference_folder
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory):
+    instructor = load_course(bundled_course_root())
+    root = tmp_path_factory.mktemp("kit-course")
+    shutil.copytree(instructor.root / "exercises", root / "exercises")
+    write_kit_data(instructor, root / "kit")
+    kit = load_course(root)
+    return instructor, kit
+
+
+@pytest.fixture(scope="module")
+def graders(courses):
+    instructor, kit = courses
+    with Grader(instructor, counterexamples=False, hidden=False) as a, Grader(kit, counterexamples=False) as b:
+        yield a, b
+
+
+def verdicts(result):
+    return {e.id: ([(c.name, c.passed, c.score) for c in e.checks], sorted(d.id for d in e.diagnoses))
+            for e in result.exercises}
+
+
+def both(graders, folder, tmp_path, only=()):
+    a, b = graders
+    code = [e.id for e in a.course.exercises.values() if not e.is_quiz]
+    only = list(only) or code
+    results = [g.grade(load_submission(folder, tmp_path / f"w-{uuid.uuid4().hex[:6]}"), only) for g in (a, b)]
+    return results
+
+
+def test_the_kit_course_holds_no_solution(courses):
+    _, kit = courses
+    assert kit.is_kit and not kit.reference_dir.exists()
+    files = [p for p in kit.root.rglob("*") if p.is_file()]
+    assert not [p for p in files if p.suffix == ".py" and "stubs" not in p.parts]
+    assert all(not p.name == "answers.yaml" or "stubs" in p.parts for p in files)
+    # every known mistake is there by its records only, with the catalogue's texts
+    for exercise in kit.exercises.values():
+        assert all(v.suffix == ".rec" for m in exercise.mistakes for v in m.variants)
+
+
+def test_the_reference_and_the_stubs_grade_alike(graders, tmp_path):
+    folder = reference_folder(graders[0].course, tmp_path / "reference")
+    instructor, kit = both(graders, folder, tmp_path)
+    assert verdicts(kit) == verdicts(instructor)
+    assert kit.score == kit.max_score and kit.max_score == sum(
+        c.points for e in graders[1].course.exercises.values() if not e.is_quiz for c in e.checks if not c.hidden)
+    instructor, kit = both(graders, STUBS, tmp_path)
+    assert verdicts(kit) == verdicts(instructor) and kit.score == 0
+
+
+def test_every_known_mistake_grades_and_is_named_alike(graders, tmp_path):
+    """Alike: the same verdicts and names as the instructor's visible checks give (a mistake only
+    hidden checks catch is the instructor's to find)."""
+    course = graders[0].course
+    compared = named = 0
+    for exercise in course.exercises.values():
+        for mistake in exercise.mistakes:
+            for variant in mistake.variants:
+                folder = mistake_folder(course, mistake, variant, tmp_path / f"m{compared}")
+                instructor, kit = both(graders, folder, tmp_path, [exercise.id])
+                assert verdicts(kit) == verdicts(instructor), variant
+                named += mistake.id in verdicts(kit)[exercise.id][1]
+                compared += 1
+    assert compared > 100 and named > compared * 0.6, (named, compared)
+
+
+def test_the_kit_says_what_the_instructor_grades(graders, tmp_path):
+    _, kit = both(graders, STUBS, tmp_path)
+    grader = graders[1]
+    result = grader.grade(load_submission(STUBS, tmp_path / "w-all"))
+    notes = [n.render("en") for n in result.notes]
+    assert any("hidden checks" in n and "instructor" in n for n in notes), notes
+    assert any("quiz" in n and "answer key" in n for n in notes), notes
+    assert not any(e.is_quiz for e in grader.course.exercises.values() if e.id in {r.id for r in result.exercises})
+    assert all(not c.hidden for e in result.exercises for c in e.checks)
+
+
+def test_a_call_the_release_did_not_record_is_not_answered(courses):
+    _, kit = courses
+    modules = RecordedModules(kit.kit_dir / "reference.rec")
+    import numpy as np
+    with pytest.raises(NotInKit):
+        modules.function("rnn_step", "rnn_step")(*(np.full((2, 2), 0.123),) * 4, np.zeros(2))
+
+
+def test_a_kit_without_records_is_not_a_course_that_grades(tmp_path):
+    """exercises/ alone (no solutions/, no kit/) is not a kit: it has nothing to grade with."""
+    shutil.copytree(bundled_course_root() / "exercises", tmp_path / "exercises")
+    assert not load_course(tmp_path).is_kit
