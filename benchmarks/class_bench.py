@@ -113,7 +113,7 @@ class InProcessModule:
 class InProcessWorker:
     isolation = Isolation("in-process (benchmark floor)")
 
-    def module(self, root, module, timeout, deadline=None, slot=None):
+    def module(self, root, module, timeout, deadline=None, slot=None, exercise=None):
         return InProcessModule(root, module, timeout, deadline)
 
     @contextlib.contextmanager
