@@ -45,6 +45,9 @@ class MistakeSpec:
     hint: dict
     fails: list[str]
     variants: list[Path]     # the wrong implementations; each is appended to the reference file
+    # Whether hidden checks' calls may name it too (``hidden_evidence: true``): whether it is named
+    # can then tell a student one bit about a hidden input, which the course accepts for it.
+    hidden_evidence: bool = False
 
 
 @dataclass
@@ -256,7 +259,8 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
         exercise.mistakes.append(MistakeSpec(
             id=mistake_id, exercise=exercise.id, title=m.texts("title"),
             explanation=m.texts("explanation"), hint=m.texts("hint", required=False),
-            fails=fails, variants=variants))
+            fails=fails, variants=variants,
+            hidden_evidence=m.get("hidden_evidence", bool, default=False, required=False)))
     del r
 
 

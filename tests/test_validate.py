@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from conftest import ROOT
-from grader.course import load_course
+from grader.course import CourseError, load_course
 from grader.validate import validate_course
 
 
@@ -50,3 +52,30 @@ def test_a_reference_that_fails_is_reported(tmp_path):
     path.write_text(path.read_text() + "\n\ndef count_rnn_params(*args, **kwargs):\n    return 32.0\n")
     report = validate_course(load_course(root), only=["params"], echo=lambda *_: None)
     assert any(p.startswith("reference fails params.") for p in report.problems)
+
+
+
+def flag_first_mistake(root, value: str):
+    """Sets ``hidden_evidence: <value>`` as the first key of params' first catalogue entry;
+    returns the catalogue and that line's number."""
+    catalogue = root / "solutions" / "mistakes" / "params" / "catalogue.yaml"
+    lines = catalogue.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("params."))
+    lines.insert(first + 1, f"  hidden_evidence: {value}")
+    catalogue.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return catalogue, first + 2
+
+
+def test_hidden_evidence_is_a_bool_per_mistake_false_unless_set(tmp_path):
+    root = copy_course(tmp_path)
+    assert not any(m.hidden_evidence for e in load_course(root).exercises.values() for m in e.mistakes)
+    flag_first_mistake(root, "true")
+    mistakes = load_course(root).exercises["params"].mistakes
+    assert [m.hidden_evidence for m in mistakes] == [True] + [False] * (len(mistakes) - 1)
+
+
+def test_a_hidden_evidence_that_is_not_a_bool_names_file_and_line(tmp_path):
+    catalogue, line = flag_first_mistake(copy_course(tmp_path), '"yes"')
+    with pytest.raises(CourseError) as error:
+        load_course(catalogue.parents[3])
+    assert str(error.value).startswith(f"{catalogue}:{line}: ") and "hidden_evidence" in str(error.value)
