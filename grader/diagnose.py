@@ -1,7 +1,9 @@
 """Naming known mistakes by behaviour.
 
-Every call made to the student during an exercise is replayed on each known
-wrong implementation (trusted course code). A mistake is named when, for some
+Every call the visible checks made to the student during an exercise is
+replayed on each known wrong implementation (trusted course code), and the
+hidden checks' calls too for a mistake whose catalogue entry sets
+``hidden_evidence``. A mistake is named when, for some
 function, the student's outcome agrees with the mistake's on every call where
 the mistake and the reference disagree. This recognises the mistake however
 the student wrote it, and never names one on correct code: where a mistake is
@@ -101,6 +103,17 @@ def agrees(student: tuple, wrong: tuple, how: str, rtol: float, atol: float) -> 
     return same_values(student, wrong, rtol, atol)
 
 
+def usable(calls) -> list[RecordedCall]:
+    """The calls a replay can judge: not those the module's import failed on."""
+    return [c for c in calls if not (c.outcome[0] == "error" and c.outcome[1] == "import")]
+
+
+def looks_correct(calls, keys, reference, right) -> bool:
+    """Correct code on these calls (the reference's values and types): nothing to name from them."""
+    return all(right) and all(c.outcome[0] == "error" or signature(c.outcome[1]) == signature(ref[1])
+                              for c, ref in zip(calls, reference))
+
+
 class Diagnoser:
     """Replays calls on known mistakes; results are memoised for the whole run."""
 
@@ -109,23 +122,29 @@ class Diagnoser:
         self._reference: dict[bytes, tuple] = {}
         self._mistake: dict[tuple, list] = {}
 
-    def diagnose(self, exercise, calls: list[RecordedCall]) -> list[MistakeSpec]:
-        calls = [c for c in calls if not (c.outcome[0] == "error" and c.outcome[1] == "import")]
-        if not calls:
+    def diagnose(self, exercise, calls: list[RecordedCall],
+                 hidden_calls: list[RecordedCall] = ()) -> list[MistakeSpec]:
+        """The known mistakes the calls show: each mistake from the visible checks' ``calls``, and
+        a mistake whose catalogue entry sets ``hidden_evidence`` from ``hidden_calls`` too (else
+        whether it is named would tell the student something about a hidden input)."""
+        calls = usable(calls)
+        hidden_calls = usable(hidden_calls) if any(m.hidden_evidence for m in exercise.mistakes) else []
+        everything = calls + hidden_calls    # the visible calls first: for a mistake without the flag, a prefix
+        if not everything:
             return []
-        keys = [call_key(c) for c in calls]
+        keys = [call_key(c) for c in everything]
         try:
-            reference = [self._reference_outcome(exercise, c, k) for c, k in zip(calls, keys)]
+            reference = [self._reference_outcome(exercise, c, k) for c, k in zip(everything, keys)]
         except NotInKit:   # a student kit without these calls' records: nothing is named
             return []
         # Where the student agrees with the reference, no mistake that differs from it can agree.
-        right = [agrees(c.outcome, ref, "value", exercise.rtol, exercise.atol) for c, ref in zip(calls, reference)]
-        if all(right) and all(c.outcome[0] == "error" or signature(c.outcome[1]) == signature(ref[1])
-                              for c, ref in zip(calls, reference)):
-            return []   # correct code: nothing to name
+        right = [agrees(c.outcome, ref, "value", exercise.rtol, exercise.atol) for c, ref in zip(everything, reference)]
+        seen = {n: (everything[:n], keys[:n], reference[:n], right[:n]) for n in {len(calls), len(everything)}}
+        correct = {n: looks_correct(*part) for n, part in seen.items()}
         found = []
         for mistake in exercise.mistakes:
-            if any(self._matches(exercise, v, calls, keys, reference, right) for v in mistake.variants):
+            n = len(everything) if mistake.hidden_evidence else len(calls)
+            if not correct[n] and any(self._matches(exercise, v, *seen[n]) for v in mistake.variants):
                 found.append(mistake)
         return found
 

@@ -3,7 +3,8 @@
 For each exercise: find the student module, import it in a worker child of
 its own (grader/runner.py), run the exercise's planned calls in one request
 (grader/plan.py), run its checks (each may only pass or fail), name known
-mistakes from its visible checks' calls where points were lost, and score. A
+mistakes from its visible checks' calls where points were lost (and from its
+hidden checks' calls for a mistake whose catalogue allows it), and score. A
 broken file costs only the exercises that live in it.
 """
 
@@ -63,11 +64,10 @@ class GradingContext(Context):
         return super().error_message(error, func)
 
 
-def diagnoses_hidden_inputs(exercise: Exercise) -> bool:
-    """Whether the course lets this exercise's diagnosis replay its hidden checks' calls too
-    (``diagnose_hidden: true`` in its YAML): whether a mistake is named can then tell the
-    student a bit about a hidden input."""
-    return getattr(exercise, "diagnose_hidden", False) is True
+def names_from_hidden_calls(exercise: Exercise) -> bool:
+    """Whether some known mistake of the exercise may be named from its hidden checks' calls too
+    (``hidden_evidence: true`` in its catalogue entry): its diagnosis then waits for them."""
+    return any(m.hidden_evidence for m in exercise.mistakes)
 
 
 def kit_notes(graded: list[Exercise], by_instructor: list[Exercise]) -> list[Message]:
@@ -201,13 +201,14 @@ class Grader:
         student.finish_plan()
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
-        # Mistakes are named from the visible checks' calls alone (unless the course allows
-        # hidden ones): whether one is named then says nothing about a hidden input. Where a
-        # visible check failed, they are looked for now and the results let go of; where none
-        # did, the results are the reference's size and wait for the hidden checks (an exercise
-        # with every check passed has nothing to explain).
+        # A mistake is named from the visible checks' calls alone, unless its catalogue entry
+        # allows hidden ones too: whether it is named then says nothing about a hidden input.
+        # Where a visible check failed and no mistake may use hidden calls, mistakes are looked
+        # for now and the results let go of; else the results wait for the hidden checks (where
+        # every visible check passed they are the reference's size, and an exercise with every
+        # check passed has nothing to explain).
         calls, ctx.calls, ctx.last = ctx.calls, [], None
-        if all(c.passed for c in checks.values()) or diagnoses_hidden_inputs(exercise):
+        if all(c.passed for c in checks.values()) or self._hidden_evidence(exercise):
             return _Graded(exercise, student, ctx, checks, plan, None, calls)
         return _Graded(exercise, student, ctx, checks, plan, self._diagnose(exercise, calls), [])
 
@@ -220,12 +221,13 @@ class Grader:
             checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
             student.finish_plan()
         student.close()
-        calls = graded.visible_calls + (ctx.calls if diagnoses_hidden_inputs(exercise) else [])
+        calls = graded.visible_calls
+        hidden_calls = ctx.calls if self._hidden_evidence(exercise) else []
         ctx.calls, ctx.last, graded.visible_calls = [], None, []
         results = [checks[spec.id] for spec in exercise.checks if spec.id in checks]
         named = graded.named
         if named is None:
-            named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls)
+            named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls, hidden_calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
                               output="".join(student.output))
@@ -234,10 +236,14 @@ class Grader:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""
         return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks, self.hidden))
 
-    def _diagnose(self, exercise, calls):
+    def _hidden_evidence(self, exercise) -> bool:
+        """Whether the exercise's hidden checks run here and some mistake may be named from them."""
+        return self.hidden and names_from_hidden_calls(exercise)
+
+    def _diagnose(self, exercise, calls, hidden_calls=()):
         """Named mistakes; a student value that breaks the replay costs the diagnosis only."""
         try:
-            return self.diagnoser.diagnose(exercise, calls)
+            return self.diagnoser.diagnose(exercise, calls, hidden_calls)
         except Exception as exc:  # noqa: BLE001
             if STRICT:
                 raise InternalError(f"diagnosis of {exercise.id} broke: {exc!r}") from exc

@@ -5,7 +5,8 @@
   only what its diagnosis needs. Measured: the grader's own peak memory in a real
   ``grade check`` process.
 - A named mistake depends on visible checks' calls only: two submissions that behave alike on
-  every visible input get the same diagnosis, whatever they do on hidden inputs.
+  every visible input get the same diagnosis, whatever they do on hidden inputs. Only a mistake
+  whose catalogue entry sets ``hidden_evidence: true`` may be named from hidden calls too.
 - State that one exercise's calls leave where process_state does not look (a module outside
   WATCHED_MODULES, the C environment through ctypes) does not reach the next exercise.
 """
@@ -23,7 +24,7 @@ import uuid
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.course import bundled_course_root, load_course
+from grader.course import MistakeSpec, bundled_course_root, load_course
 from grader.i18n import Message
 from grader.runner import Limits, StudentError, StudentModule, Worker
 from grader.sandbox import bwrap_path
@@ -185,6 +186,45 @@ def test_a_named_mistake_does_not_depend_on_hidden_inputs(fast_grader, tmp_path)
         named[on_hidden_too] = [d.id for d in result.exercises[0].diagnoses]
     assert named[True] == ["step.missing_bias"]                # the control: the mistake is there
     assert named[False] == named[True], named
+
+
+MISSING_BIAS_ON_HIDDEN = """
+import numpy as np
+VISIBLE = {visible!r}
+def rnn_step(x_t, h_prev, W_x, W_h, b):
+    shape = (x_t.shape[0], x_t.shape[1], W_h.shape[0])
+    if shape in VISIBLE:
+        return np.tanh(x_t @ W_x + h_prev @ W_h + b)          # right on every visible input
+    return np.tanh(x_t @ W_x + h_prev @ W_h)                  # the bias missing on hidden ones
+"""
+
+
+@pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
+def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_grader, tmp_path, monkeypatch):
+    """A known mistake only hidden inputs show (it is right on every visible one), and a student who
+    makes it: named once the course lets that mistake be named from hidden calls
+    (``hidden_evidence: true``), never without; and no other mistake of the exercise, none of which
+    has the flag, is named from those hidden calls."""
+    source = MISSING_BIAS_ON_HIDDEN.format(visible=VISIBLE_STEP_SHAPES)
+    variant = tmp_path / "bias_on_hidden.py"
+    variant.write_text(source, encoding="utf-8")
+    exercise = fast_grader.course.exercises["step"]
+    assert not any(m.hidden_evidence for m in exercise.mistakes)
+    mistake = MistakeSpec(id="step.bias_on_hidden", exercise="step", title={"en": "bias", "zh": "bias"},
+                          explanation={"en": "", "zh": ""}, hint={"en": "", "zh": ""}, fails=[], variants=[variant])
+    monkeypatch.setattr(exercise, "mistakes", [*exercise.mistakes, mistake])
+    folder = copy_reference(tmp_path / "bias-hidden")
+    with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:
+        fh.write("\n" + source)
+
+    def named(tag):
+        result = fast_grader.grade(load_submission(folder, tmp_path / f"work-{tag}"), ["step"])
+        assert result.exercises[0].score < result.exercises[0].max_score    # the hidden checks caught it
+        return [d.id for d in result.exercises[0].diagnoses]
+
+    assert named("without") == []
+    mistake.hidden_evidence = True
+    assert named("with") == ["step.bias_on_hidden"]
 
 
 # ================================================================ (c) no state from one exercise to the next
