@@ -187,6 +187,8 @@ class Grader:
         module = submission.module_for(exercise.file)
         if module is None:
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
+        if module in submission.rejected:   # refused at loading (its encoding): the keyed message
+            return failed_exercise(exercise, submission.rejected[module])
         if module in self._import_failures:
             return self._import_failed(exercise, submission, self._import_failures[module])
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
@@ -337,6 +339,8 @@ class Grader:
         module = submission.single_module
         if module is None:
             return {}, Message("err.missing_file", file=exercise.file), ""
+        if module in submission.rejected:
+            return {}, submission.rejected[module], ""
         if module in self._import_failures:
             key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
             return {}, Message(key, params), ""
