@@ -114,8 +114,13 @@ def snapshot() -> dict:
     }
 
 
-def baseline(sandboxed: bool) -> dict:
-    return {"state": snapshot(), "modules": _modules(), "resident": _resident(),
+def modules_snapshot() -> dict:
+    """The watched modules' attributes; taken once in the zygote, the same in every child it forks."""
+    return _modules()
+
+
+def baseline(sandboxed: bool, modules: dict | None = None) -> dict:
+    return {"state": snapshot(), "modules": _modules() if modules is None else modules, "resident": _resident(),
             "processes": _processes() if sandboxed else None, "parent": os.getppid()}
 
 

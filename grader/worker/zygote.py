@@ -59,6 +59,22 @@ class Session:
     def __init__(self, pid, capture_fd):
         self.pid, self.capture_fd = pid, capture_fd
 
+    def kill(self):
+        """Kill the child and all it started without waiting for it (see Zygote.discard)."""
+        for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
+            try:
+                target()
+            except OSError:
+                pass
+        try:
+            os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        try:
+            os.close(self.capture_fd)
+        except OSError:
+            pass
+
     def end(self, wait=0.0):
         """Kill the child and all it started; say how it ended if it died on its own.
         ``wait``: seconds to give a child that is on its way out (it closed its pipe)."""
@@ -188,6 +204,16 @@ class Zygote:
         else:
             self.control.send(data)
 
+    def discard(self):
+        """Before the next child: the current one and all it started are killed, not waited
+        for. A process with SIGKILL pending runs no more code; each is reaped once it is gone
+        (here, or at the next sweep), so the next child is not kept waiting on its teardown."""
+        if self.session is not None:
+            self.session.kill()
+            self.session = None
+        if self.sandboxed:
+            sweep()
+
     def close(self, wait=0.0):
         death = output = None
         if self.session is not None:
@@ -198,7 +224,7 @@ class Zygote:
         return death, output
 
     def open(self, request):
-        self.close()
+        self.discard()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         # O_APPEND: after the capture is read and truncated, the next print lands at offset 0.
@@ -296,8 +322,6 @@ class Harness:
     """Imports the student's modules and runs calls for the grader."""
 
     def __init__(self, reply_fd, capture_fd, open_request):
-        import builtins
-
         root = open_request["root"]
         self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
@@ -309,14 +333,9 @@ class Harness:
         sys.modules["_grader_process_state"] = sys.modules.pop("process_state")
         sys.modules["_grader_confine"] = sys.modules.pop("confine")
         os.chdir(root)
-        # Notebook code may call these IPython helpers; they do nothing here.
-        builtins.display = lambda *a, **k: None
-        builtins.get_ipython = lambda: None
-        sys.argv = ["submission"]
-        compile_once()
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
         self.sandboxed = bool(open_request.get("sandboxed"))
-        self.baseline = process_state.baseline(self.sandboxed)
+        self.baseline = process_state.baseline(self.sandboxed, MODULES_AT_FORK)
 
     def reply(self, message):
         flush_output()
@@ -543,6 +562,22 @@ def describe_exception(exc, root):
     return info
 
 
+MODULES_AT_FORK = None   # the watched modules' attributes, as every child starts with them
+
+
+def prepare_children():
+    """What every child needs, done once here rather than in each child: a child is a fresh
+    fork per exercise, and whatever it writes to costs it copied pages."""
+    import builtins
+
+    global MODULES_AT_FORK
+    # Notebook code may call these IPython helpers; they do nothing here.
+    builtins.display = lambda *a, **k: None
+    builtins.get_ipython = lambda: None
+    compile_once()
+    MODULES_AT_FORK = process_state.modules_snapshot()
+
+
 def main():
     sandboxed = "--sandboxed" in sys.argv[1:]
     control_fd = int([a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--control=")][0])
@@ -555,6 +590,8 @@ def main():
     # A child's SIGTERM must not take the worker (and with it the sandbox) down mid-submission;
     # the grader ends the worker with SIGKILL.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.argv = ["submission"]   # what student code sees; the zygote's own arguments are read
+    prepare_children()
     # Everything loaded so far (numpy above all) is left out of every child's garbage
     # collections: they would otherwise walk, and so copy, the zygote's memory.
     gc.collect()
