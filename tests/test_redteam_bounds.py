@@ -203,13 +203,11 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_grader, tmp_path, monkeypatch):
     """A known mistake only hidden inputs show (it is right on every visible one), and a student who
     makes it: named once the course lets that mistake be named from hidden calls
-    (``hidden_evidence: true``), never without; and no other mistake of the exercise, none of which
-    has the flag, is named from those hidden calls."""
+    (``hidden_evidence: true``), never without; and no other mistake of the exercise is named."""
     source = MISSING_BIAS_ON_HIDDEN.format(visible=VISIBLE_STEP_SHAPES)
     variant = tmp_path / "bias_on_hidden.py"
     variant.write_text(source, encoding="utf-8")
     exercise = fast_grader.course.exercises["step"]
-    assert not any(m.hidden_evidence for m in exercise.mistakes)
     mistake = MistakeSpec(id="step.bias_on_hidden", exercise="step", title={"en": "bias", "zh": "bias"},
                           explanation={"en": "", "zh": ""}, hint={"en": "", "zh": ""}, fails=[], variants=[variant])
     monkeypatch.setattr(exercise, "mistakes", [*exercise.mistakes, mistake])

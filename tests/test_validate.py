@@ -68,7 +68,7 @@ def flag_first_mistake(root, value: str):
 
 def test_hidden_evidence_is_a_bool_per_mistake_false_unless_set(tmp_path):
     root = copy_course(tmp_path)
-    assert not any(m.hidden_evidence for e in load_course(root).exercises.values() for m in e.mistakes)
+    assert not any(m.hidden_evidence for m in load_course(root).exercises["params"].mistakes)
     flag_first_mistake(root, "true")
     mistakes = load_course(root).exercises["params"].mistakes
     assert [m.hidden_evidence for m in mistakes] == [True] + [False] * (len(mistakes) - 1)
