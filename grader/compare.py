@@ -161,3 +161,17 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) ->
     return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,
                                    "index": index, "expected": fmt(e[index]), "got": fmt(g[index]),
                                    "abs_err": fmt(err[index]), "rel_err": rel})
+
+
+def identical(after, before) -> bool:
+    """Exactly what it was: same type, and for arrays the same dtype, shape and bytes (whether
+    a call changed an argument; no tolerance)."""
+    if type(after) is not type(before):
+        return False
+    if type(after) is np.ndarray:
+        return after.dtype == before.dtype and after.shape == before.shape and after.tobytes() == before.tobytes()
+    if type(after) is dict:
+        return after.keys() == before.keys() and all(identical(after[k], before[k]) for k in after)
+    if type(after) in (list, tuple):
+        return len(after) == len(before) and all(identical(a, b) for a, b in zip(after, before))
+    return type(after) in (int, float, bool, str, type(None)) and after == before

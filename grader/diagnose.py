@@ -18,7 +18,7 @@ import hashlib
 import numpy as np
 
 from grader.checks import RecordedCall, quiet_numpy
-from grader.compare import same
+from grader.compare import identical, same
 from grader.course import MistakeSpec
 from grader.kit import NotInKit
 from grader.worker import wire
@@ -47,22 +47,9 @@ def run_outcome(function, call: RecordedCall) -> tuple:
         return ("error", type(exc).__name__)
     # Arguments left as they were are the case's own objects, as on the student's side
     # (see runner.with_arguments): comparing them is then an identity test.
-    args = [original if unchanged(arg, original) else arg for arg, original in zip(args, call.case.args)]
-    kwargs = {k: call.case.kwargs[k] if unchanged(v, call.case.kwargs.get(k)) else v for k, v in kwargs.items()}
+    args = [original if identical(arg, original) else arg for arg, original in zip(args, call.case.args)]
+    kwargs = {k: call.case.kwargs[k] if identical(v, call.case.kwargs.get(k)) else v for k, v in kwargs.items()}
     return ("ok", value, args, kwargs)
-
-
-def unchanged(after, before) -> bool:
-    """Exactly what it was: same type, and for arrays the same dtype, shape and bytes."""
-    if type(after) is not type(before):
-        return False
-    if type(after) is np.ndarray:
-        return after.dtype == before.dtype and after.shape == before.shape and after.tobytes() == before.tobytes()
-    if type(after) is dict:
-        return after.keys() == before.keys() and all(unchanged(after[k], before[k]) for k in after)
-    if type(after) in (list, tuple):
-        return len(after) == len(before) and all(unchanged(a, b) for a, b in zip(after, before))
-    return type(after) in (int, float, bool, str, type(None)) and after == before
 
 
 def signature(value):

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from grader.compare import identical
 from grader.worker import wire
 
 FORMAT = 1
@@ -64,8 +65,8 @@ class Recording:
             except Exception as exc:   # noqa: BLE001 -- replayed as the same kind of exception
                 store.setdefault(key, ["error", type(exc).__name__, str(exc)[:200]])
                 raise
-            changed = {str(i): a for i, (a, b) in enumerate(zip(args, before[0])) if not _same(a, b)}
-            kw_changed = {k: v for k, v in kwargs.items() if not _same(v, before[1].get(k))}
+            changed = {str(i): a for i, (a, b) in enumerate(zip(args, before[0])) if not identical(a, b)}
+            kw_changed = {k: v for k, v in kwargs.items() if not identical(v, before[1].get(k))}
             store.setdefault(key, ["ok", copy.deepcopy(value), copy.deepcopy(changed), copy.deepcopy(kw_changed)])
             return value
 
@@ -84,21 +85,6 @@ class Recording:
             path.write_bytes(wire.pack({"format": FORMAT, "source": source, "calls": calls}))
             written.append(path)
         return written
-
-
-def _same(a, b) -> bool:
-    if type(a) is not type(b):
-        return False
-    if type(a) is np.ndarray:
-        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if type(a) in (list, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    try:
-        return bool(a == b)
-    except Exception:   # noqa: BLE001
-        return False
 
 
 class RecordingModules:
