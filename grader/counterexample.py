@@ -23,6 +23,7 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 from grader.checks import Case, quiet_numpy
 from grader.compare import compare
 from grader.i18n import Message
+from grader.kit import call_digest
 from grader.runner import StudentError
 from grader.worker import wire
 
@@ -264,14 +265,18 @@ def search(ctx, func: str) -> Counterexample | None:
     started, calls = time.monotonic(), [0]
     found: dict = {}
 
+    judged: dict = {}   # by content: a case asked again (hypothesis replays) gets the same answer
+
     def fails(case: Case) -> bool:
-        if time.monotonic() - started > BUDGET_SECONDS or calls[0] >= BUDGET_CALLS:
-            return False   # out of budget: keep the smallest failure found so far
-        calls[0] += 1
-        verdict = _judge(ctx, func, case, reference)
-        if verdict is None:
+        key = call_digest(func, case.args, case.kwargs)
+        if key not in judged:
+            if time.monotonic() - started > BUDGET_SECONDS or calls[0] >= BUDGET_CALLS:
+                return False   # out of budget: only cases already judged can fail (no flaky answers)
+            calls[0] += 1
+            judged[key] = _judge(ctx, func, case, reference)
+        if judged[key] is None:
             return False
-        found[id(case)] = verdict
+        found[id(case)] = judged[key]
         return True
 
     config = settings(max_examples=60, deadline=None, database=None, derandomize=True,
@@ -284,10 +289,11 @@ def search(ctx, func: str) -> Counterexample | None:
     except Exception:  # noqa: BLE001 -- the search is a bonus; it must never break grading
         return None
     outcome, detail = found.get(id(case), (None, None))
-    if outcome is None:   # find() may return an equal copy: evaluate it once more
-        if not fails(case):
+    if outcome is None:   # find() may return an equal copy: judge it once more, budget or not
+        verdict = _judge(ctx, func, case, reference)   # (the budget bounds the search, not its answer)
+        if verdict is None:
             return None
-        outcome, detail = found[id(case)]
+        outcome, detail = verdict
     return Counterexample(func, case, outcome, detail)
 
 
