@@ -96,9 +96,6 @@ class RecordingModules:
     def function(self, module: str, name: str):
         return self.recording.wrap(self.source, name, self.modules.function(module, name))
 
-    def __getattr__(self, item):
-        return getattr(self.modules, item)
-
 
 # ------------------------------------------------------------------ replaying (student side)
 
