@@ -263,9 +263,7 @@ def search(ctx, func: str) -> Counterexample | None:
         return None
     reference = ctx.reference(func)
     started, calls = time.monotonic(), [0]
-    found: dict = {}
-
-    judged: dict = {}   # by content: a case asked again (hypothesis replays) gets the same answer
+    judged: dict = {}   # by content: a case asked again (hypothesis replays, or returns a copy) gets the same answer
 
     def fails(case: Case) -> bool:
         key = call_digest(func, case.args, case.kwargs)
@@ -274,10 +272,7 @@ def search(ctx, func: str) -> Counterexample | None:
                 return False   # out of budget: only cases already judged can fail (no flaky answers)
             calls[0] += 1
             judged[key] = _judge(ctx, func, case, reference)
-        if judged[key] is None:
-            return False
-        found[id(case)] = judged[key]
-        return True
+        return judged[key] is not None
 
     config = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                       phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck),
@@ -288,12 +283,10 @@ def search(ctx, func: str) -> Counterexample | None:
         return None
     except Exception:  # noqa: BLE001 -- the search is a bonus; it must never break grading
         return None
-    outcome, detail = found.get(id(case), (None, None))
-    if outcome is None:   # find() may return an equal copy: judge it once more, budget or not
-        verdict = _judge(ctx, func, case, reference)   # (the budget bounds the search, not its answer)
-        if verdict is None:
-            return None
-        outcome, detail = verdict
+    verdict = judged.get(call_digest(func, case.args, case.kwargs))
+    if verdict is None:
+        return None
+    outcome, detail = verdict
     return Counterexample(func, case, outcome, detail)
 
 

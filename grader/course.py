@@ -251,7 +251,7 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
         variants = sorted([folder / f"{name}{suffix}", *folder.glob(f"{name}__*{suffix}")])
         variants = [v for v in variants if v.exists()]
         if not variants:
-            m.fail(f"no implementation {name}.py for mistake {mistake_id!r}")
+            m.fail(f"no implementation {name}{suffix} for mistake {mistake_id!r}")
         fails = list(m.get("fails", list, default=[], required=False))
         unknown = [f for f in fails if f not in check_ids]
         if unknown:

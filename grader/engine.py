@@ -21,9 +21,9 @@ from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
-from grader.kit import NotInKit
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
+from grader.kit import NotInKit
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
