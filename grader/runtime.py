@@ -66,23 +66,24 @@ class CourseRuntime:
 
     def mistake_modules(self, mistake: MistakeSpec, variant) -> ModuleSet:
         """The reference with one wrong implementation appended to its file."""
+        return self._variant_modules(self.course.exercises[mistake.exercise], variant)
+
+    def _variant_modules(self, exercise, variant):
         key = str(variant)
         if key not in self._mistakes:
-            source = f"mistakes/{mistake.exercise}/{Path(variant).stem}"
+            source = f"mistakes/{exercise.id}/{Path(variant).stem}"
             if self.kit:
                 self._mistakes[key] = self._implementations(source, None)
             else:
-                file = self.course.exercises[mistake.exercise].file
                 code = Path(variant).read_text(encoding="utf-8")
                 self._mistakes[key] = self._implementations(source, self.course.reference_dir,
-                                                            {module_name(file): code})
+                                                            {module_name(exercise.file): code})
         return self._mistakes[key]
 
     def variant_function(self, exercise, variant, func: str):
         """One function of a known mistake's modules (None when its file has no such function)."""
-        spec = next(m for m in exercise.mistakes if variant in m.variants)
         try:
-            return self.mistake_modules(spec, variant).function(module_name(exercise.file), func)
+            return self._variant_modules(exercise, variant).function(module_name(exercise.file), func)
         except AttributeError:
             return None
 
