@@ -59,13 +59,17 @@ class Session:
     def __init__(self, pid, capture_fd):
         self.pid, self.capture_fd = pid, capture_fd
 
-    def kill(self):
-        """Kill the child and all it started without waiting for it (see Zygote.discard)."""
+    def _sigkill(self):
+        """The child's process group, and the child itself should it have left the group."""
         for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
             try:
                 target()
             except OSError:
                 pass
+
+    def kill(self):
+        """Kill the child and all it started without waiting for it (see Zygote.discard)."""
+        self._sigkill()
         try:
             os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:
@@ -88,11 +92,7 @@ class Session:
                 break
             time.sleep(0.002)
         death = describe_death(status) if pid == self.pid else None
-        for target in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
-            try:
-                target()
-            except OSError:
-                pass
+        self._sigkill()
         if pid != self.pid:
             try:
                 os.waitpid(self.pid, 0)
