@@ -20,21 +20,16 @@ import numpy as np
 from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import identical, same
 from grader.course import MistakeSpec
-from grader.kit import NotInKit
-from grader.worker import wire
+from grader.kit import NotInKit, call_digest
 
 
-def call_key(call: RecordedCall) -> bytes:
-    """A digest of the call's inputs; kept on the Case, which lives as long as the run's cache."""
+def call_key(call: RecordedCall) -> str:
+    """A digest of the call's inputs (grader/kit.py's, which names a call in the kit's records
+    too); kept on the Case, which lives as long as the run's cache."""
     cached = getattr(call.case, "_digest", None)
     if cached is not None and cached[0] == call.func:
         return cached[1]
-    blobs: list = []
-    header = repr(wire.encode([call.func, list(call.case.args), call.case.kwargs], blobs)).encode()
-    digest = hashlib.blake2b(header, digest_size=16)
-    for blob in blobs:
-        digest.update(blob)
-    call.case._digest = (call.func, digest.digest())
+    call.case._digest = (call.func, call_digest(call.func, call.case.args, call.case.kwargs))
     return call.case._digest[1]
 
 
@@ -144,7 +139,7 @@ class Diagnoser:
     def _mistake_outcomes(self, exercise, variant, calls, keys, reference) -> list:
         """For the whole call sequence, in order (a mistake may keep state): each call's
         mistaken outcome and how it differs from the reference's (None: not at all)."""
-        sequence_key = (str(variant), hashlib.blake2b(b"".join(keys), digest_size=16).digest())
+        sequence_key = (str(variant), hashlib.blake2b("".join(keys).encode(), digest_size=16).digest())
         if sequence_key not in self._mistake:
             rows = []
             for call, ref in zip(calls, reference):
