@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import yaml
 
 from grader.checks import Context, Fail, import_error_message, plain
+from grader.counterexample import Budget as CounterexampleBudget
 from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
@@ -32,6 +33,7 @@ from grader.suite import registry
 from grader.submission import Submission
 
 MAX_ANSWERS_BYTES = 256 * 1024
+MISSING = object()   # no student with a function that behaved alike came before
 # Failures worth a counterexample: wrong values or an exception, not a missing function or a crash.
 SEARCHABLE = ("cmp.", "prop.", "err.exception")
 DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
@@ -141,6 +143,7 @@ class Grader:
         start = time.perf_counter()
         self._import_failures: dict[str, dict] = {}
         self._deadline = time.monotonic() + self.time_limit
+        self._cx_budget = CounterexampleBudget()
         results: dict[str, ExerciseResult] = {}
         elapsed: dict[str, float] = {}
         exercises = self.course.select(only)
@@ -276,12 +279,12 @@ class Grader:
                 continue
             searched.add(func)
             key = (ctx.exercise.id, func, behaviour(ctx.calls, func))
-            found = self._counterexamples.get(key)
-            if found is not None:
-                found = recheck_counterexample(ctx, found)
-            if found is None:
-                found = search_counterexample(ctx, func)
-                self._counterexamples[key] = found
+            # A student whose function behaved alike came before: their answer, found or not,
+            # if their counterexample shows this function going wrong too (one call).
+            known = self._counterexamples.get(key, MISSING)
+            found = recheck_counterexample(ctx, known) if known not in (None, MISSING) else None
+            if found is None and known is not None:
+                found = self._counterexamples[key] = search_counterexample(ctx, func, self._cx_budget)
             if found is not None:
                 result.counterexample = found.message()
 

@@ -80,3 +80,68 @@ def test_formatting_small_and_large_values():
     assert format_value(np.zeros((5, 5))) == "<array of shape (5, 5)>"
     case = Case((np.array([2, 0]), 3), {"axis": 0})
     assert format_call("sequence_mask", case) == "sequence_mask(lengths=[2, 0], T=3, axis=0)"
+
+
+def count_requests(monkeypatch):
+    from grader import runner
+
+    sent = []
+    original = runner.Worker.exchange
+
+    def exchange(self, message, *args, **kwargs):
+        if message is not None:
+            sent.append(message.get("op"))
+        return original(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(runner.Worker, "exchange", exchange)
+    return sent
+
+
+def test_the_ladder_goes_in_one_request_and_shrinking_in_a_few(grade, grader, tmp_path, monkeypatch):
+    folder = with_mistake(tmp_path, "step", "transposed_recurrent")   # needs several choices off their simplest
+    grader.counterexamples = False
+    sent = count_requests(monkeypatch)
+    grade(folder, ["step"])
+    without = len(sent)
+    sent.clear()
+    grader._counterexamples.clear()
+    grader.counterexamples = True
+    result = grade(folder, ["step"])
+    assert visible_counterexamples(result)
+    # one import for the search's own module, one ladder, and a bounded number of shrinking rounds
+    assert 2 <= len(sent) - without <= 2 + 12, sent
+    assert sent.count("batch") >= 1
+
+
+def test_a_student_whose_function_behaves_alike_gets_the_same_answer_in_one_call(grade, grader, tmp_path,
+                                                                                   monkeypatch):
+    first = grade(with_mistake(tmp_path, "step", "missing_bias"), ["step"])
+    sent = count_requests(monkeypatch)
+    again = grade(with_mistake(tmp_path, "step", "missing_bias"), ["step"])
+    assert visible_counterexamples(again) == visible_counterexamples(first)
+    assert sent.count("batch") <= 1 + 1   # the recheck (one call), and nothing else searched
+
+
+def test_a_search_that_found_nothing_is_not_repeated_for_a_student_who_behaves_alike(grader, course, tmp_path):
+    calls = []
+    grader._counterexamples.clear()
+    import grader.engine as engine
+
+    original = engine.search_counterexample
+
+    def counting(ctx, func, budget=None):
+        calls.append(func)
+        return None
+
+    engine.search_counterexample = counting
+    try:
+        for i in range(2):
+            grader.grade(load(with_mistake(tmp_path / str(i), "step", "missing_bias"), tmp_path / f"w{i}"), ["step"])
+    finally:
+        engine.search_counterexample = original
+    assert calls and len(calls) == len(set(calls))   # each function searched once, not once per student
+
+
+def load(folder, work):
+    from grader.submission import load_submission
+    return load_submission(folder, work)
