@@ -110,6 +110,18 @@ def test_exercises_share_the_child_with_fresh_modules_and_each_submission_starts
         assert StudentModule(worker, root, "mod", 2.0).call("counter").value == 1
 
 
+def test_a_warning_from_a_library_is_captured_again_for_the_next_exercise_in_the_child(worker, tmp_path):
+    # numpy warns from its own module, whose __warningregistry__ outlives the student's modules.
+    (tmp_path / "mod.py").write_text("import numpy as np\ndef empty_mean():\n    return float(np.mean(np.zeros(0)))\n")
+    with worker.staged(tmp_path) as root:
+        for _ in range(2):
+            s = StudentModule(worker, root, "mod", 2.0)
+            sessions = worker.sessions
+            assert np.isnan(s.call("empty_mean").value)
+            assert "Mean of empty slice" in "".join(s.output)
+        assert worker.sessions == sessions   # both in one child
+
+
 @pytest.mark.parametrize("change", [
     "np.seterr(all='raise')",
     "np.tanh = lambda x: x",

@@ -37,6 +37,7 @@ import signal
 import socket
 import sys
 import time
+import warnings
 
 # Run with -I, Python does not put this folder on the path; the child takes it off again.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -325,6 +326,7 @@ class Harness:
         root = open_request["root"]
         self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
+        self.imported = False   # whether any student module has been imported in this child
         self.last_call = None
         worker_dir = os.path.dirname(os.path.abspath(__file__))
         sys.path[:] = [root] + [p for p in sys.path if p and os.path.abspath(p) != worker_dir]
@@ -383,6 +385,15 @@ class Harness:
 
     def forget_student_modules(self):
         self.last_call = None
+        if not self.imported:   # a fresh child: nothing of the student's is loaded yet
+            self.imported = True
+            return
+        # A child shared by exercises: a warning another exercise's calls raised from a
+        # library module is in that module's __warningregistry__, and would not be printed
+        # (captured) again. Marking the filters changed makes every registry start afresh.
+        reset_registries = getattr(warnings, "_filters_mutated", None)
+        if reset_registries is not None:
+            reset_registries()
         prefix = os.path.join(self.root, "")
         for name, module in list(sys.modules.items()):
             file = getattr(module, "__file__", None)
