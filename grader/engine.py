@@ -10,6 +10,7 @@ broken file costs only the exercises that live in it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.i18n import Message
 from grader.kit import NotInKit
+from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
@@ -121,14 +123,14 @@ class Grader:
     def isolation(self) -> str:
         return self.worker.isolation.name
 
-    @property
-    def hidden_right_after(self) -> bool:
+    def hidden_right_after(self, shared: bool) -> bool:
         """Whether each exercise's hidden checks run right after its visible ones. In the
         sandbox they do, in the exercise's own child: the next exercise gets a fresh child
         and an emptied /tmp (as the next submission does), so nothing shown later can see
-        what they learnt, and each exercise costs one child rather than two. Without it the
-        file system is shared, and the hidden checks of every exercise run last."""
-        return self.worker.isolation.sandboxed
+        what they learnt, and each exercise costs one child rather than two. Without it, or
+        where the exercises share one child (``shared``, see :func:`shares_one_child`), the
+        hidden checks of every exercise run last."""
+        return self.worker.isolation.sandboxed and not shared
 
     def close(self):
         self.worker.stop()
@@ -149,7 +151,9 @@ class Grader:
         exercises = self.course.select(only)
         by_instructor = [e for e in exercises if e.is_quiz] if self.kit else []
         exercises = [e for e in exercises if e not in by_instructor]
-        with self.worker.staged(submission.root) as self._root:
+        shared = shares_one_child(submission)
+        right_after = self.hidden_right_after(shared)
+        with self.worker.staged(submission.root) as self._root, self._sharing(shared):
             pending = []
             for exercise in exercises:
                 t0 = time.perf_counter()
@@ -159,7 +163,7 @@ class Grader:
                     outcome = self._visible_checks(exercise, submission)
                     if isinstance(outcome, ExerciseResult):
                         results[exercise.id] = outcome
-                    elif self.hidden_right_after:
+                    elif right_after:
                         results[exercise.id] = self._hidden_checks(outcome)
                     else:
                         pending.append(outcome)
@@ -181,6 +185,14 @@ class Grader:
         return SubmissionResult(source=plain(str(submission.source), 500),
                                 exercises=[results[e.id] for e in exercises], notes=notes,
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
+
+    @contextlib.contextmanager
+    def _sharing(self, shared: bool):
+        self.worker.share_children = shared
+        try:
+            yield
+        finally:
+            self.worker.share_children = False
 
     # ------------------------------------------------------------ code exercises
 

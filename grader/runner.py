@@ -169,6 +169,9 @@ class Worker:
         self.session: Session | None = None
         self.sessions = 0   # sessions opened so far: a module imported in an older one must be imported again
         self.tainted = 0    # sessions not reused because an exercise left the child changed
+        # True while the staged submission is code grader/plain_code.py proves cannot leave state
+        # outside its own modules: its exercises may then share one child (see Grader.grade).
+        self.share_children = False
         self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
         self.restarts = 0
         self.received = 0   # bytes of replies accepted from the submission being graded
@@ -476,11 +479,13 @@ class StudentModule:
             return (("import", self.slot, self.module, check, fresh, tuple((p.func, p.reuse_args) for p in plan)),
                     tuple(p.case for p in plan))
 
-        if session is not None and session.root == self.root and session.owner in (None, self.exercise):
+        if (session is not None and session.root == self.root
+                and (self.worker.share_children or session.owner in (None, self.exercise))):
             # The child of this exercise, if it is still there (a crash may have killed it)
             # and still clean (process_state): first one reply on that, then the import's.
-            # Another exercise's child is never reused: what its calls left where
-            # process_state does not look (a module it does not watch, C memory) stays there.
+            # Another exercise's child is reused only for code that cannot leave state behind
+            # (Worker.share_children): what its calls left where process_state does not look
+            # (a module it does not watch, C memory) would stay there.
             session.owner = self.exercise
             answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline)
             first = answers[0]
