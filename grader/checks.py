@@ -16,6 +16,7 @@ recompute a hidden check's inputs.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import functools
 import hashlib
@@ -29,11 +30,40 @@ from grader.compare import Mismatch, compare
 from grader.i18n import Message
 from grader.runner import StudentError, StudentModule
 
-_REGISTRY: dict[str, dict[str, Callable]] = {}
+class Registry:
+    """One course's Python checks, by exercise and check id, and what its counterexample
+    search needs (grader/counterexample.py): per function, an input builder
+    (grader/choices.py), the names of its arguments and of its result's parts."""
+
+    def __init__(self):
+        self.checks: dict[str, dict[str, Callable]] = {}
+        self.builders: dict[str, object] = {}
+        self.arg_names: dict[str, tuple] = {}
+        self.result_names: dict[str, str] = {}
+
+    def add(self, exercise: str, check_id: str, run: Callable) -> None:
+        self.checks.setdefault(exercise, {})[check_id] = run
+
+    def for_exercise(self, exercise: str) -> dict[str, Callable]:
+        return self.checks.get(exercise, {})
+
+
+# The registry a course's check modules register into while grader/course_code.py imports them.
+_loading: contextvars.ContextVar[Registry | None] = contextvars.ContextVar("loading", default=None)
+
+
+@contextlib.contextmanager
+def registering(registry: Registry):
+    token = _loading.set(registry)
+    try:
+        yield registry
+    finally:
+        _loading.reset(token)
 
 
 def check(exercise: str, check_id: str):
-    """Register the decorated function as check ``check_id`` of ``exercise``."""
+    """Register the decorated function as check ``check_id`` of ``exercise`` in the course
+    whose check modules are being loaded."""
 
     def register(fn):
         @functools.wraps(fn)
@@ -41,14 +71,13 @@ def check(exercise: str, check_id: str):
             with ctx.checking(check_id):
                 return fn(ctx)
 
-        _REGISTRY.setdefault(exercise, {})[check_id] = run
+        registry = _loading.get()
+        if registry is None:
+            raise RuntimeError("@check is for a course's check modules, which the course loader imports")
+        registry.add(exercise, check_id, run)
         return run
 
     return register
-
-
-def registered() -> dict[str, dict[str, Callable]]:
-    return _REGISTRY
 
 
 class Fail(Exception):

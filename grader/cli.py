@@ -35,7 +35,7 @@ def common_options(fn):
                      help="Language of the report (default: zh for a Chinese locale, else en)."),
         click.option("--only", multiple=True, metavar="ID", help="Grade only this exercise (repeatable)."),
         click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="A course folder with exercises/ and solutions/ (default: the bundled RNN course)."),
+                     help="A course folder with exercises/ and solutions/ (default: the bundled course)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -249,7 +249,7 @@ def validate(course_dir, lang, only):
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
               help="Language of the page (default: zh for a Chinese locale, else en).")
 @click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The course whose catalogues name the mistakes (default: the bundled RNN course).")
+              help="The course whose catalogues name the mistakes (default: the bundled course).")
 def class_report(gradebook, output, lang, course_dir):
     """Write one static HTML page about the class: scores, exercises, checks, mistakes, runs."""
     from grader.class_report import DEFAULT_NAME, collect, render_html

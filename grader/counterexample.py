@@ -7,7 +7,8 @@ code in one worker request. The first case that goes wrong is shrunk further, a 
 of simpler cases per request, until none of them goes wrong. Only where the ladder
 finds nothing does hypothesis search deeper, within the submission's time budget.
 What it finds is shown to the student: the call with its values, and expected
-against got. The course's builders and argument names are in grader/suite/inputs.py.
+against got. The course's builders and argument names come with its check modules
+(grader/course_code.py: BUILDERS, ARG_NAMES, RESULT_NAMES).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from grader.compare import compare
 from grader.i18n import Message
 from grader.kit import call_digest
 from grader.runner import StudentError
-from grader.suite.inputs import ARG_NAMES, BUILDERS, RESULT_NAMES
 from grader.worker import wire
 
 SHOW_VALUES = 24              # arrays up to this size are printed in full
@@ -55,9 +55,19 @@ class Counterexample:
     case: Case
     outcome: str          # "mismatch" or "error"
     detail: Message       # what differs, or the error
+    arg_names: tuple = ()  # the function's argument names, to show the call with
 
     def message(self) -> Message:
-        return Message("cx.found", call=format_call(self.func, self.case), detail=self.detail)
+        return Message("cx.found", call=format_call(self.func, self.case, self.arg_names), detail=self.detail)
+
+
+def _inputs(ctx):
+    """The course's counterexample inputs (grader/checks.py Registry)."""
+    return ctx.runtime.course.registry
+
+
+def _found(ctx, func, case, verdict) -> Counterexample:
+    return Counterexample(func, case, *verdict, arg_names=tuple(_inputs(ctx).arg_names.get(func, ())))
 
 
 def behaviour(calls, func: str) -> str:
@@ -98,7 +108,7 @@ def recheck(ctx, found: "Counterexample") -> "Counterexample | None":
     if expected is _REFUSED:
         return None
     verdict = _verdicts(ctx, found.func, [(found.case, expected)])[0]
-    return None if verdict is None else Counterexample(found.func, found.case, *verdict)
+    return None if verdict is None else _found(ctx, found.func, found.case, verdict)
 
 
 _REFUSED = object()   # the reference itself refuses the input: out of scope
@@ -129,7 +139,7 @@ def _verdict(ctx, func, result, expected):
     mismatch = compare(result.value, expected, ctx.rtol, ctx.atol, "")
     if mismatch is None:
         return None
-    where = RESULT_NAMES.get(func, "result") + mismatch.params.get("where", "")
+    where = _inputs(ctx).result_names.get(func, "result") + mismatch.params.get("where", "")
     return "mismatch", Message(mismatch.key, {**mismatch.params, "where": where, "case": Message("cx.above")})
 
 
@@ -137,7 +147,7 @@ def _ladder(ctx, func: str) -> list[tuple[Rung, object]]:
     """The function's ladder with the reference's results, once per run."""
     def make():
         reference = ctx.reference(func)
-        rungs = ladder(BUILDERS[func], lambda case: call_digest(func, case.args, case.kwargs))
+        rungs = ladder(_inputs(ctx).builders[func], lambda case: call_digest(func, case.args, case.kwargs))
         with_expected = [(rung, _expected(reference, rung.case)) for rung in rungs]
         return [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
     return ctx.runtime.memo(("counterexample ladder", ctx.exercise.id, func), make)
@@ -146,7 +156,7 @@ def _ladder(ctx, func: str) -> list[tuple[Rung, object]]:
 def search(ctx, func: str, budget: Budget | None = None) -> Counterexample | None:
     """The smallest input found where ``func`` goes wrong, or None: the ladder first, then
     shrinking; hypothesis only where the ladder finds nothing and ``budget`` has time left."""
-    spec = BUILDERS.get(func)
+    spec = _inputs(ctx).builders.get(func)
     if spec is None:
         return None
     budget = budget or Budget()
@@ -156,7 +166,7 @@ def search(ctx, func: str, budget: Budget | None = None) -> Counterexample | Non
     if failing:
         seen = {call_digest(func, rung.case.args, rung.case.kwargs) for rung, _ in rungs}
         rung, verdict = _shrink(ctx, func, *failing[0], seen, budget)
-        return Counterexample(func, rung.case, *verdict)
+        return _found(ctx, func, rung.case, verdict)
     return _deep_search(ctx, func, budget)
 
 
@@ -167,7 +177,7 @@ def _shrink(ctx, func, rung, verdict, seen, budget):
         if budget.left() <= 0:
             break
         candidates = []
-        for candidate in simpler(BUILDERS[func], rung):
+        for candidate in simpler(_inputs(ctx).builders[func], rung):
             key = call_digest(func, candidate.case.args, candidate.case.kwargs)
             if key in seen:
                 continue
@@ -211,7 +221,7 @@ def _deep_search(ctx, func: str, budget: Budget) -> Counterexample | None:
                       phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck),
                       report_multiple_bugs=False)
     try:
-        case = find(BUILDERS[func].strategy(), fails, settings=config)
+        case = find(_inputs(ctx).builders[func].strategy(), fails, settings=config)
     except (NoSuchExample, Unsatisfiable):
         return None
     except Exception:  # noqa: BLE001 -- the search is a bonus; it must never break grading
@@ -219,7 +229,7 @@ def _deep_search(ctx, func: str, budget: Budget) -> Counterexample | None:
     verdict = judged.get(call_digest(func, case.args, case.kwargs))
     if verdict is None:
         return None
-    return Counterexample(func, case, *verdict)
+    return _found(ctx, func, case, verdict)
 
 
 def _copy(value):
@@ -245,8 +255,7 @@ def format_value(value) -> str:
     return repr(value)
 
 
-def format_call(func: str, case: Case) -> str:
-    names = ARG_NAMES.get(func, ())
+def format_call(func: str, case: Case, names: tuple = ()) -> str:
     parts = []
     for i, value in enumerate(case.args):
         name = names[i] if i < len(names) else f"arg{i + 1}"

@@ -1,10 +1,12 @@
 """Loading a course: ``exercises/*.yaml`` plus ``solutions/``.
 
-A course folder holds ``exercises/`` (one YAML file per exercise, and
-``stubs/`` with the student files) and ``solutions/`` (``reference/`` with the
-reference files and the answer key ``answers.yaml``, ``mistakes/<exercise>/``
-with known wrong implementations and their ``catalogue.yaml``). Malformed
-content raises :class:`CourseError` naming the file and line.
+A course folder holds ``exercises/`` (one YAML file per exercise; ``course.yaml``
+with the course's title, exercise order and notebook name; ``stubs/`` with the student
+files; ``checks/`` with its Python check modules, see grader/course_code.py; ``locales/``
+with its own messages) and ``solutions/`` (``reference/`` with the reference files and the
+answer key ``answers.yaml``, ``mistakes/<exercise>/`` with known wrong implementations and
+their ``catalogue.yaml``). Malformed content raises :class:`CourseError` naming the file
+and line.
 """
 
 from __future__ import annotations
@@ -14,11 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from grader.i18n import LANGUAGES
+from grader.checks import Registry
+from grader.i18n import LANGUAGES, add_course_messages
 
-# The order exercises are listed and graded in (CONTRACT section 2).
-CONTRACT_ORDER = ("step", "scalar", "forward", "params", "masking", "readout", "bptt",
-                  "clipping", "truncation", "gradient_flow", "birnn", "quiz")
+COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
 QUIZ_FORMATS = ("bool", "choice", "list", "int", "number", "mapping", "equation")
 
 
@@ -75,9 +76,20 @@ class Exercise:
 
 
 @dataclass
+class CourseInfo:
+    """exercises/course.yaml: what the course says of itself."""
+
+    title: dict                  # {en, zh}: the report's and the kit's title
+    notebook: str                # the kit's notebook file name
+    order: list[str]             # the exercises graded first, in this order; the others follow by id
+
+
+@dataclass
 class Course:
     root: Path
     exercises: dict[str, Exercise]
+    info: CourseInfo = None
+    registry: Registry = field(default_factory=Registry)   # the course's Python checks
 
     @property
     def exercises_dir(self) -> Path:
@@ -264,21 +276,58 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
     del r
 
 
+def _load_info(exercises_dir: Path) -> CourseInfo:
+    path = exercises_dir / COURSE_FILE
+    if not path.exists():
+        name = exercises_dir.resolve().parent.name
+        return CourseInfo(title={lang: name for lang in LANGUAGES}, notebook="exercises.ipynb", order=[])
+    r = _Reader(path, load_yaml(path) or {})
+    notebook = r.get("notebook", str, default="exercises.ipynb", required=False)
+    if not notebook.endswith(".ipynb") or "/" in notebook or "\\" in notebook:
+        r.fail(f"notebook {notebook!r} must be a file name ending in .ipynb")
+    order = r.get("order", list, default=[], required=False)
+    if not all(isinstance(x, str) for x in order) or len(set(order)) != len(order):
+        r.fail("order must be a list of distinct exercise ids")
+    return CourseInfo(title=r.texts("title"), notebook=notebook, order=list(order))
+
+
+def _check_messages(folder: Path) -> None:
+    """A course's messages: flat mappings of keys to texts, one file per topic and language."""
+    for path in sorted(folder.glob("*/*.yaml")) if folder.is_dir() else []:
+        data = load_yaml(path) or {}
+        r = _Reader(path, data)
+        if path.parent.name not in LANGUAGES:
+            r.fail(f"messages go in {', '.join(LANGUAGES)}/, not {path.parent.name}/", 1)
+        for key, value in data.items():
+            if not isinstance(key, str) or not isinstance(value, str):
+                r.fail(f"message {key!r} must be a key and a text (a string)")
+
+
 def load_course(root: Path) -> Course:
     """Read and check a whole course folder."""
-    from grader.suite import registry  # the check implementations, per exercise
+    from grader.course_code import CourseCodeError, load_course_code
 
     root = Path(root)
     exercises_dir = root / "exercises"
     if not exercises_dir.is_dir():
         raise CourseError(f"{root}: not a course folder (no exercises/ inside)")
-    paths = sorted(exercises_dir.glob("*.yaml"))
+    paths = sorted(p for p in exercises_dir.glob("*.yaml") if p.name != COURSE_FILE)
     if not paths:
         raise CourseError(f"{exercises_dir}: no exercise YAML files")
-    order = {ex_id: i for i, ex_id in enumerate(CONTRACT_ORDER)}
-    exercises = [_load_exercise(p, registry()) for p in paths]
+    info = _load_info(exercises_dir)
+    _check_messages(exercises_dir / "locales")
+    add_course_messages(exercises_dir / "locales", info.title)
+    try:
+        registry = load_course_code(exercises_dir)
+    except CourseCodeError as exc:
+        raise CourseError(str(exc)) from None
+    exercises = [_load_exercise(p, registry.checks) for p in paths]
+    unknown = [x for x in info.order if x not in {e.id for e in exercises}]
+    if unknown:
+        raise CourseError(f"{exercises_dir / COURSE_FILE}: order names {unknown[0]!r}, which is no exercise of the course")
+    order = {ex_id: i for i, ex_id in enumerate(info.order)}
     exercises.sort(key=lambda e: (order.get(e.id, len(order)), e.id))
-    course = Course(root=root, exercises={e.id: e for e in exercises})
+    course = Course(root=root, exercises={e.id: e for e in exercises}, info=info, registry=registry)
     for exercise in exercises:
         if course.is_kit:
             _load_mistakes(exercise, course.kit_dir / "mistakes" / exercise.id, ".rec")
@@ -288,7 +337,7 @@ def load_course(root: Path) -> Course:
 
 
 def bundled_course_root() -> Path:
-    """The RNN course: the repository's folders, or the copy inside an installed wheel."""
+    """The bundled course: the repository's folders, or the copy inside an installed wheel."""
     package = Path(__file__).resolve().parent
     for candidate in (package / "_course", package.parent):
         if (candidate / "exercises").is_dir() and ((candidate / "solutions").is_dir()

@@ -24,14 +24,13 @@ from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
-from grader.i18n import Message
+from grader.i18n import Message, add_course_messages
 from grader.kit import NotInKit
 from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
-from grader.suite import registry
 from grader.submission import Submission
 
 MAX_ANSWERS_BYTES = 256 * 1024
@@ -114,7 +113,8 @@ class Grader:
         counterexamples = counterexamples and not self.kit   # a search needs the reference on new inputs
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root])
         self.diagnoser = Diagnoser(self.runtime)
-        self.checks = registry()
+        self.checks = course.registry.checks
+        add_course_messages(course.exercises_dir / "locales", course.info.title)   # its messages win
         self.time_limit = time_limit
         self.counterexamples = counterexamples
         self._counterexamples: dict = {}

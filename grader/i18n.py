@@ -1,7 +1,10 @@
 """Messages in the student's language.
 
 Every text the grader writes is a key looked up in ``grader/locales/<lang>/*.yaml``
-(flat mappings, ``str.format`` placeholders). Results carry :class:`Message`
+(flat mappings, ``str.format`` placeholders): the package's keys, generic ones (comparison,
+errors, report chrome). A course's own keys, in its ``exercises/locales/<lang>/*.yaml``, layer
+on top: the course loaded last wins where two define one key, so a course can also reword a
+package key (its report title, say). Results carry :class:`Message`
 objects, not strings, so one graded result can be shown in either language.
 """
 
@@ -37,12 +40,39 @@ class Message:
         return render(self.key, lang, **self.params)
 
 
-@lru_cache(maxsize=None)
-def catalogue(lang: str) -> dict[str, str]:
+# The courses loaded, the latest last: (their exercises/locales folder, their title per language).
+_courses: list[tuple[Path, tuple]] = []
+
+
+def add_course_messages(folder: Path, title: dict | None = None) -> None:
+    """Layer a course's ``locales`` folder over the package's messages (see the module doc);
+    ``title`` (per language) names the course in the report title."""
+    entry = (Path(folder).resolve(), tuple(sorted((title or {}).items())))
+    if _courses and _courses[-1] == entry:
+        return
+    if entry in _courses:
+        _courses.remove(entry)
+    _courses.append(entry)
+    catalogue.cache_clear()
+
+
+def _read(folder: Path, lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
-    for path in sorted((LOCALE_DIR / lang).glob("*.yaml")):
+    for path in sorted((folder / lang).glob("*.yaml")):
         with open(path, encoding="utf-8") as fh:
             merged.update(yaml.safe_load(fh) or {})
+    return merged
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    merged = _read(LOCALE_DIR, lang)
+    for folder, title in _courses:
+        title = dict(title)
+        if title.get(lang):
+            merged["report.title"] = merged.get("report.title_of", "{course}").format(course=title[lang])
+        if folder.is_dir():
+            merged.update(_read(folder, lang))
     return merged
 
 

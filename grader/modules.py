@@ -1,7 +1,7 @@
 """Trusted, private imports of the course's own Python files.
 
 The reference and every known mistake are sets of modules with the student
-file names (``rnn_step``, ``masking``...) that import each other by those
+file names (``layers``, ``losses``...) that import each other by those
 names. :class:`ModuleSet` executes them in private namespaces, so several
 sets (the reference, each mistake) live side by side in one process without
 touching ``sys.modules``. Only course files are loaded this way, never

@@ -219,7 +219,7 @@ def state_risk(source: str, student_modules: frozenset[str] = frozenset()) -> st
     Otherwise a short English reason for the instructor's debugging (not shown to students).
 
     Names imported from a sibling are taken as the sibling's own objects; whether a sibling
-    re-exports a library object (``from masking import np``) only submission_risk can see."""
+    re-exports a library object (``from layers import np``) only submission_risk can see."""
     tree, reason = _parse(source)
     if reason:
         return reason
@@ -316,7 +316,7 @@ def _is_library(top: str) -> bool:
 
 def _import_bindings(tree: ast.Module, students: frozenset[str], exports_of) -> dict[str, tuple]:
     """Names bound by the file's imports (in any scope) -> the path of what they name:
-    ("numpy", "linalg"), ("numpy", "tanh"), ("<student>", "masking")... A name imported as
+    ("numpy", "linalg"), ("numpy", "tanh"), ("<student>", "layers")... A name imported as
     two different things gets CONFLICT. Invalid imports bind nothing here; the checker
     reports them."""
     bound: dict[str, tuple] = {}
@@ -389,7 +389,7 @@ def _from_bindings(node: ast.ImportFrom, students, exports_of) -> dict[str, tupl
 
 def _exports(trees: dict[str, ast.Module], students: frozenset[str]) -> dict[str, dict[str, tuple]]:
     """What each student module's imports bind, as seen by a sibling that imports from it:
-    `from masking import np` names numpy, however many modules it went through. Computed to
+    `from layers import np` names numpy, however many modules it went through. Computed to
     a fixed point, so import cycles resolve too (each name changes at most twice: unknown,
     a path, CONFLICT)."""
     exports: dict[str, dict[str, tuple]] = {name: {} for name in trees}

@@ -40,7 +40,7 @@ _STATE = pytest.StashKey["GradingState"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("rnn_grader", "rnn-grader (grade the RNN exercises of this folder)")
+    group = parser.getgroup("rnn_grader", "rnn-grader (grade the exercises of this folder)")
     group.addoption("--rnn-grader", action="store_true", dest="rnn_grader", default=False,
                     help="Grade the rootdir folder as a submission (as when the ini option rnn_grader is true).")
     names = ["--rnn-grader-lang"]
@@ -52,9 +52,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rnn-grader-no-sandbox", action="store_true", dest="rnn_grader_no_sandbox", default=False,
                     help="Run student code as a plain process, without bubblewrap (like grade check --no-sandbox).")
     parser.addini("rnn_grader", type="bool", default=False,
-                  help="rnn-grader: grade this folder's RNN exercises as pytest tests.")
+                  help="rnn-grader: grade this folder's exercises as pytest tests.")
     parser.addini("rnn_grader_lang", type="string", default="",
                   help="rnn-grader: language of the feedback (en or zh).")
+    group.addoption("--rnn-grader-course", dest="rnn_grader_course", default=None,
+                    help="A course folder to grade against (default: the ini option rnn_grader_course, "
+                         "else the course the grader was installed with).")
+    parser.addini("rnn_grader_course", type="string", default="",
+                  help="rnn-grader: a course folder to grade against, relative to the ini file.")
 
 
 def _option_taken(parser, name: str) -> bool:
@@ -105,10 +110,24 @@ class GradingState:
         self.not_sandboxed: str | None = None
         self._load_course()
 
+    def _course_root(self) -> Path:
+        from grader.course import bundled_course_root
+        given = self.config.getoption("rnn_grader_course")
+        if given:
+            return Path(given).resolve()
+        from_ini = self.config.getini("rnn_grader_course").strip()
+        if from_ini:
+            base = Path(self.config.inipath).parent if self.config.inipath else self.root
+            return (base / from_ini).resolve()
+        return bundled_course_root()
+
     def _load_course(self):
-        from grader.course import CourseError, bundled_course_root, load_course
+        from grader.course import CourseError, load_course
         try:
-            self.course = load_course(bundled_course_root())
+            root = self._course_root()
+            if not root.is_dir():
+                raise CourseError(f"no such course folder: {root}")
+            self.course = load_course(root)
         except CourseError as exc:
             self.course_error = one_line(exc)
 

@@ -25,7 +25,6 @@ from grader.course import CourseError
 from grader.i18n import text
 from grader.student_wheel import build_student_wheel, pytest_requirement
 
-NOTEBOOK_NAME = "rnn_exercises.ipynb"
 WORKFLOW_PATH = Path(".github") / "workflows" / "grade.yml"
 WORKFLOW_TEMPLATE = Path(__file__).resolve().parent / "templates" / "github" / "grade.yml"
 WORKFLOW_INSTALL = "@GRADER_INSTALL@"      # the template's placeholder for what `pip install` installs
@@ -69,7 +68,7 @@ def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[
         install = install_arguments(f"{WHEELS_FOLDER}/{wheel.name}")
     else:
         install = install_arguments(grader_requirement, pytest_requirement())
-    notebook = out / NOTEBOOK_NAME
+    notebook = out / course.info.notebook
     nbformat.write(build_notebook(course), str(notebook))
     written.append(notebook)
     readme = out / "README.md"
@@ -131,11 +130,12 @@ def quiz_template(course) -> tuple[list[str], dict]:
 def build_notebook(course) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    name = course.info.notebook
     cells = [nbformat.v4.new_markdown_cell(
-        "# RNN exercises / RNN 练习\n\n"
-        "Fill in every function below, and the `ANSWERS` dict at the end. Check your work with "
-        "`grade check rnn_exercises.ipynb`.\n\n"
-        "实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check rnn_exercises.ipynb` 检查。")]
+        f"# {text(course.info.title, 'en')} / {text(course.info.title, 'zh')}\n\n"
+        f"Fill in every function below, and the `ANSWERS` dict at the end. Check your work with "
+        f"`grade check {name}`.\n\n"
+        f"实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check {name}` 检查。")]
     done_files = set()
     for exercise in course.exercises.values():
         cells.append(nbformat.v4.new_markdown_cell(statement_markdown(exercise)))
@@ -172,7 +172,10 @@ def instructions(course, install: str) -> str:
     rows = "\n".join(f"| `{e.id}` | `{e.file}` | {e.max_score:g} | {text(e.title, 'en')} / {text(e.title, 'zh')} |"
                      for e in course.exercises.values())
     statements = "\n\n".join(statement_markdown(e) for e in course.exercises.values())
-    return f"""# RNN exercises — student kit / RNN 练习 — 学生包
+    NOTEBOOK_NAME = course.info.notebook   # noqa: N806 -- read like a constant in the text below
+    example = next((e.id for e in course.exercises.values() if not e.is_quiz), next(iter(course.exercises)))
+    title_en, title_zh = text(course.info.title, "en"), text(course.info.title, "zh")
+    return f"""# {title_en} — student kit / {title_zh} — 学生包
 
 ## English
 
@@ -181,8 +184,8 @@ def instructions(course, install: str) -> str:
 2. Install the grader once, from this folder: `pip install {install}`
    (its dependencies, NumPy and the rest, come from PyPI).
 3. Check your work at any time: `grade check .` (or `grade check {NOTEBOOK_NAME}`).
-   `grade check . --only masking` checks one exercise; `--lang zh` gives Chinese feedback.
-   Or run `pytest` in this folder: one test per check, the points at the end (`pytest -k masking`, `-x`, `--lf` work).
+   `grade check . --only {example}` checks one exercise; `--lang zh` gives Chinese feedback.
+   Or run `pytest` in this folder: one test per check, the points at the end (`pytest -k {example}`, `-x`, `--lf` work).
    Pushed to GitHub, `.github/workflows/grade.yml` grades every push and shows the report in the job summary.
 4. Hand in this folder, a single `.py` file, the notebook, or a `.zip` of any of them.
 
@@ -194,9 +197,9 @@ Your functions must not modify their inputs or keep state between calls.
 1. 在本文件夹的 `.py` 文件中实现各个函数（也可以改用 `{NOTEBOOK_NAME}`），并在 `answers.yaml`
    中回答测验（在笔记本中则填写 `ANSWERS` 字典）。
 2. 在本文件夹中先安装一次评分器：`pip install {install}`（NumPy 等依赖从 PyPI 安装）。
-3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only masking`
+3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only {example}`
    只检查一个练习；`--lang en` 输出英文反馈。
-   也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k masking`、`-x`、`--lf`）。
+   也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k {example}`、`-x`、`--lf`）。
    推送到 GitHub 后，`.github/workflows/grade.yml` 会在每次推送时评分，并在任务摘要中显示报告。
 4. 提交本文件夹、单个 `.py` 文件、笔记本，或它们的 `.zip` 压缩包。
 

@@ -80,10 +80,10 @@ class Submission:
     rejected: dict[str, Message] = field(default_factory=dict)   # module -> why its file was refused (its exercises fail with it)
 
     def module_for(self, filename: str) -> str | None:
-        """The module that should define the functions of student file `filename` (e.g. "rnn_step.py").
+        """The module that should define the functions of student file `filename` (e.g. "layers.py").
 
-        Folder -> "rnn_step" if rnn_step.py exists (an unambiguous letter-case
-        variant such as RNN_Step.py also counts) else None; single file or
+        Folder -> "layers" if layers.py exists (an unambiguous letter-case
+        variant such as Layers.PY also counts) else None; single file or
         notebook -> single_module.
         """
         if self.single_module is not None:
@@ -95,7 +95,7 @@ class Submission:
         return folded[0] if len(folded) == 1 else None
 
     def describe_line(self, module: str, line: int) -> str:
-        """'rnn_step.py, line 12' or for notebooks 'notebook cell 4, line 2'."""
+        """'layers.py, line 12' or for notebooks 'notebook cell 4, line 2'."""
         lmap = self.line_maps.get(module)
         if lmap is not None:
             if 1 <= line <= len(lmap):

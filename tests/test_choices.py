@@ -6,7 +6,9 @@ import numpy as np
 
 from grader.choices import build, builder, integers, ladder, lists, sampled_from, simpler, size
 from grader.kit import call_digest
-from grader.suite.inputs import BUILDERS
+from grader.course import bundled_course_root, load_course
+
+BUILDERS = load_course(bundled_course_root()).registry.builders
 
 
 @builder

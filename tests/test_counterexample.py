@@ -8,6 +8,7 @@ import pytest
 from conftest import copy_reference
 from grader.counterexample import format_call, format_value
 from grader.checks import Case
+from grader.course import bundled_course_root, load_course
 
 MISTAKES = "solutions/mistakes"
 
@@ -79,7 +80,8 @@ def test_formatting_small_and_large_values():
     assert format_value(np.array([[0.0, 1.0]])) == "[[0., 1.]]"
     assert format_value(np.zeros((5, 5))) == "<array of shape (5, 5)>"
     case = Case((np.array([2, 0]), 3), {"axis": 0})
-    assert format_call("sequence_mask", case) == "sequence_mask(lengths=[2, 0], T=3, axis=0)"
+    names = load_course(bundled_course_root()).registry.arg_names["sequence_mask"]
+    assert format_call("sequence_mask", case, names) == "sequence_mask(lengths=[2, 0], T=3, axis=0)"
 
 
 def count_requests(monkeypatch):

@@ -58,7 +58,9 @@ def test_the_kit_course_holds_no_solution(courses):
     _, kit = courses
     assert kit.is_kit and not kit.reference_dir.exists()
     files = [p for p in kit.root.rglob("*") if p.is_file()]
-    assert not [p for p in files if p.suffix == ".py" and "stubs" not in p.parts]
+    # Python only as the stubs and the course's check modules (public, as the grader's code is)
+    assert not [p for p in files if p.suffix == ".py" and "stubs" not in p.parts
+                and p.parent != kit.exercises_dir / "checks"]
     assert all(not p.name == "answers.yaml" or "stubs" in p.parts for p in files)
     # every known mistake is there by its records only, with the catalogue's texts
     for exercise in kit.exercises.values():

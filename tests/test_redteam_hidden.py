@@ -23,10 +23,9 @@ import pytest
 
 from conftest import ROOT, copy_reference
 from grader.checks import Context, Fail
-from grader.course import CourseError
+from grader.course import CourseError, bundled_course_root, load_course
 from grader.runner import CallResult, StudentError
 from grader.runtime import DEFAULT_SEED, CourseRuntime, module_name
-from grader.suite import registry
 
 SECRET_A = "a-first-course-secret-for-tests-0123456789"
 SECRET_B = "another-course-secret-for-tests-9876543210"
@@ -99,7 +98,7 @@ def call_digest(func, args, kwargs) -> str:
 
 def inputs_by_check(runtime) -> dict[tuple[str, str, bool], list[str]]:
     """Every code check of the course -> the inputs of the calls it makes, as digests."""
-    checks = registry()
+    checks = load_course(bundled_course_root()).registry.checks
     found = {}
     for exercise in runtime.course.exercises.values():
         if exercise.is_quiz:
@@ -323,7 +322,7 @@ class _InProcessStudent(_ReferenceStudent):
 
 def passes(runtime, exercise, check_id, modules) -> bool:
     try:
-        registry()[exercise.id][check_id](Context(runtime, exercise, _InProcessStudent(runtime, exercise, modules)))
+        load_course(bundled_course_root()).registry.checks[exercise.id][check_id](Context(runtime, exercise, _InProcessStudent(runtime, exercise, modules)))
     except Fail:
         return False
     return True

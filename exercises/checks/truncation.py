@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case, Fail, check, describe_case
-from grader.suite.bptt import backward_case, expect_grads
+from .bptt import backward_case, expect_grads
 
 F = "truncated_rnn_backward"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case, Fail, check, describe_case
-from grader.suite import data as D
-from grader.suite.masking import forward_case
+from . import data as D
+from .masking import forward_case
 
 SM = "softmax"
 PR = "many_to_one_probs"

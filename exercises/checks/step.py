@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.checks import Case, Fail, check, describe_case
-from grader.suite import data as D
+from . import data as D
 
 F = "rnn_step"
 

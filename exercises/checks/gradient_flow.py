@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case, Fail, check, describe_case
-from grader.suite import data as D
+from . import data as D
 
 SR = "spectral_radius"
 GN = "hidden_grad_norms"
