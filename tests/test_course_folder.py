@@ -1,0 +1,174 @@
+"""A course is a folder: its checks, messages, order and title come with it (issue 11).
+
+A one-exercise course (``relu``) written in a temporary folder, with its own Python check
+module, course file and messages, is listed, validated and graded through the CLI; its
+mistakes are named; errors in its files name file and line; two courses in one process
+keep their modules and messages apart.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader.checks import check
+from grader.course import CourseError, bundled_course_root, load_course
+from grader.i18n import render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXERCISE = """\
+id: relu
+file: activations.py
+functions: [relu]
+title: {en: ReLU, zh: ReLU 激活}
+statement: {en: "Write relu(x): max(x, 0) elementwise.", zh: "写出 relu(x)：逐元素取 max(x, 0)。"}
+signatures: ["def relu(x: np.ndarray) -> np.ndarray"]
+checks:
+  - id: matches_reference
+    points: 2
+    title: {en: Same as the reference, zh: 与参考实现一致}
+    hint: {en: Negative inputs give 0., zh: 负数输入得 0。}
+  - id: never_negative
+    points: 1
+    hidden: true
+    title: {en: Never negative, zh: 不会为负}
+"""
+
+CHECKS = '''\
+import numpy as np
+
+from grader.checks import Case, Fail, check
+
+from .shapes import SHAPES
+
+
+@check("relu", "matches_reference")
+def matches_reference(ctx):
+    ctx.check_reference("relu cases", "relu", lambda rng: [Case((rng.normal(size=s) * 3,)) for s in SHAPES])
+
+
+@check("relu", "never_negative")
+def never_negative(ctx):
+    case = ctx.cached("relu negatives", lambda rng: Case((-np.abs(rng.normal(size=(4, 3))) - 1,)))
+    got = ctx.call("relu", case)
+    if np.any(np.asarray(got) < 0):
+        raise Fail("relu.negative", name="relu")
+'''
+
+REFERENCE = "import numpy as np\n\n\ndef relu(x):\n    return np.maximum(x, 0.0)\n"
+STUB = "import numpy as np\n\n\ndef relu(x):\n    raise NotImplementedError\n"
+MISTAKE = "def relu(x):\n    return np.where(x > 0, x, 0.5 * x)\n"
+CATALOGUE = """\
+relu.leaky_half:
+  title: {en: Negative inputs halved instead of zeroed, zh: 负数输入被减半而不是置零}
+  explanation: {en: "Negative inputs must give exactly 0.", zh: "负数输入必须得到 0。"}
+  fails: [matches_reference, never_negative]
+"""
+
+
+def write_course(root: Path, checks: str = CHECKS) -> Path:
+    files = {
+        "exercises/relu.yaml": EXERCISE,
+        "exercises/course.yaml": "title: {en: Activations, zh: 激活函数}\nnotebook: activations.ipynb\norder: [relu]\n",
+        "exercises/checks/relu.py": checks,
+        "exercises/checks/shapes.py": "SHAPES = [(1,), (1, 1), (3, 1), (1, 4), (5, 7)]\n",
+        "exercises/locales/en/relu.yaml": 'relu.negative: "`{name}` returned a negative value."\n',
+        "exercises/locales/zh/relu.yaml": 'relu.negative: "`{name}` 返回了负数。"\n',
+        "exercises/stubs/activations.py": STUB,
+        "solutions/reference/activations.py": REFERENCE,
+        "solutions/mistakes/relu/leaky_half.py": MISTAKE,
+        "solutions/mistakes/relu/catalogue.yaml": CATALOGUE,
+    }
+    for rel, content in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(content, encoding="utf-8")
+    return root
+
+
+def grade(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=300, env={"PATH": "/usr/bin:/bin", "GRADER_SECRET": "x" * 32})
+
+
+def test_a_course_of_its_own_is_listed_validated_and_graded(tmp_path):
+    course = write_course(tmp_path / "activations")
+    listed = grade("list", "--course", course)
+    assert listed.returncode == 0, listed.stderr
+    assert "relu" in listed.stdout and "step" not in listed.stdout
+    validated = grade("validate", "--course", course)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    assert "relu.leaky_half" in validated.stdout and "0 problems" in validated.stdout
+    graded = grade("check", "--course", course, course / "solutions" / "reference", "--format", "json")
+    assert graded.returncode == 0, graded.stderr
+    assert '"score": 3' in graded.stdout and '"max_score": 3' in graded.stdout
+
+
+def test_its_mistake_is_named_and_its_own_messages_and_title_are_used(tmp_path):
+    course = write_course(tmp_path / "activations")
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "activations.py").write_text(REFERENCE.replace("return np.maximum(x, 0.0)",
+                                                              "return x * (x > 0) + x * (x <= 0) / 2"))   # written otherwise
+    text = grade("check", "--course", course, student)
+    assert text.returncode == 1
+    assert "Activations: grading report" in text.stdout
+    assert "Negative inputs halved instead of zeroed" in text.stdout
+    zh = grade("check", "--course", course, student, "--lang", "zh")
+    assert "激活函数：评分报告" in zh.stdout
+
+
+def test_the_courses_order_and_notebook_come_from_its_course_file(tmp_path):
+    course = load_course(write_course(tmp_path / "activations"))
+    assert list(course.exercises) == ["relu"]
+    assert course.info.notebook == "activations.ipynb" and course.info.title["en"] == "Activations"
+    bundled = load_course(bundled_course_root())
+    assert list(bundled.exercises)[:3] == ["step", "scalar", "forward"] and bundled.info.notebook == "rnn_exercises.ipynb"
+
+
+def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):
+    first = load_course(write_course(tmp_path / "a"))
+    second = load_course(write_course(tmp_path / "b", CHECKS.replace("relu.negative", "relu.negative_b")))
+    assert set(first.registry.checks) == {"relu"} == set(second.registry.checks)
+    assert first.registry.checks["relu"]["never_negative"] is not second.registry.checks["relu"]["never_negative"]
+    bundled = load_course(bundled_course_root())
+    assert "relu" not in bundled.registry.checks and "step" in bundled.registry.checks
+    assert render("relu.negative", "en", name="f") == "`f` returned a negative value."
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda root: (root / "exercises/checks/relu.py").write_text("import numpy as np\n\ndef broken(:\n"), "relu.py:3"),
+    (lambda root: (root / "exercises/checks/relu.py").write_text("from .missing import X\n"), "relu.py:1"),
+    (lambda root: (root / "exercises/course.yaml").write_text("title: {en: A, zh: B}\norder: [relu, nope]\n"),
+     "course.yaml"),
+    (lambda root: (root / "exercises/course.yaml").write_text("title: {en: A}\n"), "course.yaml:1"),
+    (lambda root: (root / "exercises/locales/en/relu.yaml").write_text("relu.negative: [1, 2]\n"), "relu.yaml:1"),
+    (lambda root: (root / "exercises/checks/relu.py").write_text(CHECKS.replace('"never_negative")', '"other")')),
+     "relu.yaml"),
+])
+def test_errors_in_a_courses_files_name_file_and_line_and_exit_2(tmp_path, change, where):
+    course = write_course(tmp_path / "broken")
+    change(course)
+    with pytest.raises(CourseError) as info:
+        load_course(course)
+    assert where in str(info.value)
+    listed = grade("list", "--course", course)
+    assert listed.returncode == 2 and "Traceback" not in listed.stderr and where in listed.stderr
+
+
+def test_check_outside_a_course_loader_is_refused():
+    with pytest.raises(RuntimeError, match="course loader"):
+        check("relu", "anything")(lambda ctx: None)
+
+
+def test_the_grader_package_holds_no_check_module():
+    package = ROOT / "grader"
+    assert not list((package / "suite").glob("*.py"))
+    modules = [p for p in package.rglob("*.py") if "@check(" in p.read_text(encoding="utf-8")]
+    assert modules == [], modules
+    text = textwrap.dedent((package / "course.py").read_text(encoding="utf-8"))
+    assert "rnn_step" not in text and "CONTRACT_ORDER" not in text
