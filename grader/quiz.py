@@ -193,17 +193,7 @@ def _grade_choice(spec, given, expected):
 # list of names
 # --------------------------------------------------------------------------
 
-_DEFAULT_OPTIONS = ["W_x", "W_h", "b", "x_t", "h_t", "h_0"]
 _SPLIT_RE = re.compile(r"[,\s、，;；/|]+|\band\b|和|与|及")
-# unambiguous aliases -> canonical option name (used only when the alias is
-# not itself an option)
-_NAME_ALIASES = {
-    "wxh": "wx", "wih": "wx", "whx": "wx", "win": "wx",
-    "whh": "wh",
-    "bh": "b", "bias": "b", "偏置": "b", "偏置项": "b", "偏置向量": "b",
-    "ht-1": "hprev", "h(t-1)": "hprev",
-    "h(t)": "ht", "x(t)": "xt", "x": "xt",
-}
 
 
 def _canon_name(name: str) -> str:
@@ -249,10 +239,14 @@ def _grade_list(spec, given, expected):
     if expected_names is None:
         return Verdict(0.0, "quiz.bad_key", {"key": echo(spec.get("key", "?"))})
 
-    option_names = [str(o) for o in (options or _DEFAULT_OPTIONS + expected_names)]
+    option_names = [str(o) for o in (options or expected_names)]
     canon_to_option = {}
     for option in option_names:
         canon_to_option.setdefault(_canon_name(option), option)
+    # The question's unambiguous aliases (``aliases: {alias: option}``), used only where the
+    # alias is not itself an option.
+    aliases = spec.get("aliases") if isinstance(spec.get("aliases"), dict) else {}
+    alias_to_canon = {_canon_name(str(a)): _canon_name(str(o)) for a, o in aliases.items()}
     want = {_canon_name(n) for n in expected_names}
     if not want <= set(canon_to_option):
         return Verdict(0.0, "quiz.bad_key", {"key": echo(spec.get("key", "?"))})
@@ -267,7 +261,7 @@ def _grade_list(spec, given, expected):
     for raw in names:
         canon = _canon_name(raw)
         if canon not in canon_to_option:
-            alias = _NAME_ALIASES.get(canon)
+            alias = alias_to_canon.get(canon)
             canon = alias if alias in canon_to_option else None
         if canon is None:
             shown = raw.strip()
