@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from grader.checks import Registry
+from grader.declared_checks import declared_check
 from grader.i18n import LANGUAGES, add_course_messages
 
 COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
@@ -217,6 +218,7 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
     if exercise.timeout <= 0:
         r.fail("timeout must be positive")
     entries = r.get("questions" if exercise.is_quiz else "checks", list)
+    declared = {}
     for entry in entries:
         c = _Reader(path, entry, " in a check")
         if exercise.is_quiz:
@@ -230,7 +232,10 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
                              question=dict(entry))
         else:
             check_id = c.get("id", str)
-            if known_checks is not None and check_id not in known_checks.get(ex_id, {}):
+            if "kind" in entry:   # declared in the YAML (grader/declared_checks.py)
+                declared[check_id] = declared_check(ex_id, exercise.functions, entry,
+                                                    lambda problem: c.fail(f"check {check_id!r}: {problem}"))
+            elif known_checks is not None and check_id not in known_checks.get(ex_id, {}):
                 known = ", ".join(known_checks.get(ex_id, {})) or "none"
                 c.fail(f"exercise {ex_id!r} has no check {check_id!r} (known: {known})")
             spec = CheckSpec(id=check_id, points=c.get("points", float),
@@ -243,7 +248,7 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
         exercise.checks.append(spec)
     if not exercise.checks:
         r.fail("an exercise needs at least one check")
-    return exercise
+    return exercise, declared
 
 
 def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
@@ -321,7 +326,12 @@ def load_course(root: Path) -> Course:
         registry = load_course_code(exercises_dir)
     except CourseCodeError as exc:
         raise CourseError(str(exc)) from None
-    exercises = [_load_exercise(p, registry.checks) for p in paths]
+    exercises = []
+    for path in paths:
+        exercise, declared = _load_exercise(path, registry.checks)
+        for check_id, run in declared.items():
+            registry.add(exercise.id, check_id, run)
+        exercises.append(exercise)
     unknown = [x for x in info.order if x not in {e.id for e in exercises}]
     if unknown:
         raise CourseError(f"{exercises_dir / COURSE_FILE}: order names {unknown[0]!r}, which is no exercise of the course")

@@ -1,13 +1,14 @@
 """A course is a folder: its checks, messages, order and title come with it (issue 11).
 
-A one-exercise course (``relu``) written in a temporary folder, with its own Python check
-module, course file and messages, is listed, validated and graded through the CLI; its
-mistakes are named; errors in its files name file and line; two courses in one process
+A small course written in a temporary folder, one exercise (``relu``) with its own Python
+check module, one (``relu_grad``) declared in YAML only, a course file and messages, is
+listed, validated and graded through the CLI; its mistakes are named; errors in its files name file and line; two courses in one process
 keep their modules and messages apart.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -60,8 +61,48 @@ def never_negative(ctx):
         raise Fail("relu.negative", name="relu")
 '''
 
-REFERENCE = "import numpy as np\n\n\ndef relu(x):\n    return np.maximum(x, 0.0)\n"
-STUB = "import numpy as np\n\n\ndef relu(x):\n    raise NotImplementedError\n"
+# An exercise declared in YAML only (grader/declared_checks.py): no Python check.
+DECLARED = """\
+id: relu_grad
+file: activations.py
+functions: [relu_grad]
+title: {en: ReLU's derivative, zh: ReLU 的导数}
+statement: {en: "relu_grad(x): 1.0 where x > 0, else 0.0, as floats.", zh: "relu_grad(x)：x > 0 处为 1.0，其余为 0.0（浮点数）。"}
+checks:
+  - {id: shape_dtype, kind: shape_dtype, points: 1, args: [{shape: [B, d]}],
+     title: {en: Shape and dtype, zh: 形状与 dtype}}
+  - {id: matches_reference, kind: reference, points: 2, args: [{shape: [B, d], values: extreme}],
+     title: {en: Same as the reference, zh: 与参考实现一致}}
+  - {id: inputs_unchanged, kind: inputs_unchanged, points: 1, args: [{shape: [B, d]}],
+     title: {en: Input unchanged, zh: 不修改输入}}
+  - {id: no_state, kind: no_state, points: 1, args: [{shape: [B, d]}], sizes: [{B: 2, d: 3}, {B: 2, d: 3}],
+     title: {en: No state between calls, zh: 调用之间不保留状态}}
+"""
+
+REFERENCE = ("import numpy as np\n\n\ndef relu(x):\n    return np.maximum(x, 0.0)\n\n\n"
+             "def relu_grad(x):\n    return (x > 0).astype(float)\n")
+STUB = ("import numpy as np\n\n\ndef relu(x):\n    raise NotImplementedError\n\n\n"
+        "def relu_grad(x):\n    raise NotImplementedError\n")
+GRAD_MISTAKES = {
+    "bool_dtype.py": "def relu_grad(x):\n    return x > 0\n",
+    "in_place.py": "def relu_grad(x):\n    x[...] = x > 0\n    return x\n",
+    "first_answer_kept.py": "_KEPT = []\n\n\ndef relu_grad(x):\n    if not _KEPT:\n"
+                            "        _KEPT.append((x > 0).astype(float))\n    return _KEPT[0]\n",
+    "catalogue.yaml": """\
+relu_grad.bool_dtype:
+  title: {en: A boolean array instead of floats, zh: 返回布尔数组而不是浮点数}
+  explanation: {en: "The derivative is a float array.", zh: "导数是浮点数组。"}
+  fails: [shape_dtype, matches_reference]
+relu_grad.in_place:
+  title: {en: The input overwritten, zh: 覆盖了输入}
+  explanation: {en: "x must stay as it was.", zh: "不能修改 x。"}
+  fails: [inputs_unchanged]
+relu_grad.first_answer_kept:
+  title: {en: The first call's answer kept, zh: 保留了第一次调用的结果}
+  explanation: {en: "Each call depends on its own input only.", zh: "每次调用只取决于它自己的输入。"}
+  fails: [no_state]
+""",
+}
 MISTAKE = "def relu(x):\n    return np.where(x > 0, x, 0.5 * x)\n"
 CATALOGUE = """\
 relu.leaky_half:
@@ -83,6 +124,8 @@ def write_course(root: Path, checks: str = CHECKS) -> Path:
         "solutions/reference/activations.py": REFERENCE,
         "solutions/mistakes/relu/leaky_half.py": MISTAKE,
         "solutions/mistakes/relu/catalogue.yaml": CATALOGUE,
+        "exercises/relu_grad.yaml": DECLARED,
+        **{f"solutions/mistakes/relu_grad/{name}": text for name, text in GRAD_MISTAKES.items()},
     }
     for rel, content in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -103,9 +146,14 @@ def test_a_course_of_its_own_is_listed_validated_and_graded(tmp_path):
     validated = grade("validate", "--course", course)
     assert validated.returncode == 0, validated.stdout + validated.stderr
     assert "relu.leaky_half" in validated.stdout and "0 problems" in validated.stdout
+    # Declared checks fail only for what their names say: a bool result loses shape_dtype and
+    # matches_reference (3 points), not inputs_unchanged or no_state; overwriting x loses only
+    # inputs_unchanged.
+    assert re.search(r"relu_grad\.bool_dtype\s+2/5\s+fails\s+2 checks", validated.stdout), validated.stdout
+    assert re.search(r"relu_grad\.in_place\s+4/5\s+fails\s+1 checks", validated.stdout), validated.stdout
     graded = grade("check", "--course", course, course / "solutions" / "reference", "--format", "json")
     assert graded.returncode == 0, graded.stderr
-    assert '"score": 3' in graded.stdout and '"max_score": 3' in graded.stdout
+    assert '"score": 8' in graded.stdout and '"max_score": 8' in graded.stdout
 
 
 def test_its_mistake_is_named_and_its_own_messages_and_title_are_used(tmp_path):
@@ -124,7 +172,7 @@ def test_its_mistake_is_named_and_its_own_messages_and_title_are_used(tmp_path):
 
 def test_the_courses_order_and_notebook_come_from_its_course_file(tmp_path):
     course = load_course(write_course(tmp_path / "activations"))
-    assert list(course.exercises) == ["relu"]
+    assert list(course.exercises) == ["relu", "relu_grad"]
     assert course.info.notebook == "activations.ipynb" and course.info.title["en"] == "Activations"
     bundled = load_course(bundled_course_root())
     assert list(bundled.exercises)[:3] == ["step", "scalar", "forward"] and bundled.info.notebook == "rnn_exercises.ipynb"
@@ -133,7 +181,7 @@ def test_the_courses_order_and_notebook_come_from_its_course_file(tmp_path):
 def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):
     first = load_course(write_course(tmp_path / "a"))
     second = load_course(write_course(tmp_path / "b", CHECKS.replace("relu.negative", "relu.negative_b")))
-    assert set(first.registry.checks) == {"relu"} == set(second.registry.checks)
+    assert set(first.registry.checks) == {"relu", "relu_grad"} == set(second.registry.checks)
     assert first.registry.checks["relu"]["never_negative"] is not second.registry.checks["relu"]["never_negative"]
     bundled = load_course(bundled_course_root())
     assert "relu" not in bundled.registry.checks and "step" in bundled.registry.checks
@@ -149,6 +197,13 @@ def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):
     (lambda root: (root / "exercises/locales/en/relu.yaml").write_text("relu.negative: [1, 2]\n"), "relu.yaml:1"),
     (lambda root: (root / "exercises/checks/relu.py").write_text(CHECKS.replace('"never_negative")', '"other")')),
      "relu.yaml"),
+    (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("kind: no_state", "kind: no_sate")),
+     "relu_grad.yaml:13: check 'no_state': kind 'no_sate'"),
+    (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("{B: 2, d: 3}, {B: 2, d: 3}",
+                                                                                  "{B: 2}, {B: 2, d: 3}")),
+     "relu_grad.yaml:13: check 'no_state': sizes must"),
+    (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("values: extreme", "values: huge")),
+     "relu_grad.yaml:9: check 'matches_reference': argument 1: values 'huge'"),
 ])
 def test_errors_in_a_courses_files_name_file_and_line_and_exit_2(tmp_path, change, where):
     course = write_course(tmp_path / "broken")
