@@ -214,7 +214,7 @@ def _split_names(value):
             text = text[1:-1]
         return [part for part in _SPLIT_RE.split(text) if part and part.strip("`'\"“”‘’")]
     if isinstance(value, dict) and value and all(v is None for v in value.values()):
-        value = list(value)      # YAML reads "{W_x, W_h, b}" as a mapping to nulls
+        value = list(value)      # YAML reads "{a, b, c}" as a mapping to nulls
     if isinstance(value, (list, tuple, set, frozenset)):
         if len(value) > 100:
             return None
