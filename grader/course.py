@@ -331,6 +331,10 @@ def load_course(root: Path) -> Course:
         exercise, declared = _load_exercise(path, registry.checks)
         for check_id, run in declared.items():
             registry.add(exercise.id, check_id, run)
+            if run.kind == "reference" and run.func not in registry.builders:
+                # the counterexample search draws from the first declared reference check's inputs
+                registry.builders[run.func] = run.builder
+                registry.arg_names[run.func] = run.arg_names
         exercises.append(exercise)
     unknown = [x for x in info.order if x not in {e.id for e in exercises}]
     if unknown:

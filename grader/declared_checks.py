@@ -38,9 +38,11 @@ import itertools
 import numpy as np
 
 from grader.checks import Case, Fail, describe_case
+from grader.choices import Builder, integers, lists, sampled_from
 from grader.compare import compare
+from grader.declared_gradient import gradient_spec, run_gradient
 
-KINDS = ("reference", "shape_dtype", "inputs_unchanged", "no_state")
+KINDS = ("reference", "shape_dtype", "inputs_unchanged", "no_state", "gradient")
 VALUES = ("normal", "uniform", "positive", "integers", "extreme")
 DEFAULT_SIZES = (2, 3, 5)   # after all ones: sizes mixed across the symbols
 
@@ -72,22 +74,33 @@ def declared_check(exercise_id: str, functions: list[str], entry: dict, fail) ->
     check_id = entry.get("id")
     build = functools.partial(_cases, specs, kwspecs, [dict(s) for s in sizes])
     tag = f"declared {check_id}"
-    run = {"reference": _reference, "shape_dtype": _shape_dtype,
-           "inputs_unchanged": _inputs_unchanged, "no_state": _no_state}[kind]
+    if kind == "gradient":   # grader/declared_gradient.py
+        run = functools.partial(run_gradient, gradient_spec(entry, specs, kwspecs, fail))
+    else:
+        run = {"reference": _reference, "shape_dtype": _shape_dtype,
+               "inputs_unchanged": _inputs_unchanged, "no_state": _no_state}[kind]
 
     def check(ctx):
         with ctx.checking(check_id):
             return run(ctx, func, tag, build)
 
+    # What the counterexample search draws this function's inputs from (grader/course.py
+    # registers it for a reference check where the course's Python gives no builder).
+    check.kind, check.func = kind, func
+    check.builder = Builder(_search_case, (tuple(specs), tuple(kwspecs.items()), tuple(symbols)))
+    check.arg_names = tuple(spec.get("name") or f"arg{i + 1}" for i, spec in enumerate(specs))
     return check
 
 
 def _arg_spec(spec, where: str, fail) -> dict:
     if not isinstance(spec, dict):
         fail(f"{where} must be a mapping (shape and values, or value)")
+    name = spec.get("name")
+    if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+        fail(f"{where}: name {name!r} is not a Python name")
     if "value" in spec:
-        if set(spec) != {"value"}:
-            fail(f"{where}: a fixed value takes nothing else")
+        if set(spec) - {"name"} != {"value"}:
+            fail(f"{where}: a fixed value takes nothing else (but a name)")
         return dict(spec)
     shape = spec.get("shape", [])
     if not isinstance(shape, list) or not all(isinstance(s, str) or (isinstance(s, int) and s >= 0) for s in shape):
@@ -98,10 +111,14 @@ def _arg_spec(spec, where: str, fail) -> dict:
     scale = spec.get("scale", 1.0)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
         fail(f"{where}: scale must be a positive number")
-    unknown = set(spec) - {"shape", "values", "scale"}
+    offset = spec.get("offset", 0.0)
+    if isinstance(offset, bool) or not isinstance(offset, (int, float)) or (offset and values == "integers"):
+        fail(f"{where}: offset must be a number (added to float values: data far from zero)")
+    unknown = set(spec) - {"shape", "values", "scale", "offset", "name"}
     if unknown:
         fail(f"{where}: unknown key {sorted(unknown)[0]!r}")
-    return {"shape": shape, "values": values, "scale": float(scale)}
+    return {"shape": shape, "values": values, "scale": float(scale), "offset": float(offset),
+            **({"name": name} if name else {})}
 
 
 def _default_sizes(symbols: list[str]) -> list[dict]:
@@ -115,6 +132,8 @@ def _default_sizes(symbols: list[str]) -> list[dict]:
 def _value(rng, spec: dict, sizes: dict):
     if "value" in spec:
         return spec["value"]
+    if spec["offset"]:
+        return spec["offset"] + _value(rng, {**spec, "offset": 0.0}, sizes)
     shape = tuple(sizes[s] if isinstance(s, str) else s for s in spec["shape"])
     scale, values = spec["scale"], spec["values"]
     if values == "uniform":
@@ -135,6 +154,32 @@ def _cases(specs, kwspecs, sizes, rng) -> list[Case]:
         cases.append(Case(tuple(_value(rng, s, size) for s in specs),
                           {k: _value(rng, s, size) for k, s in kwspecs.items()}, label=label))
     return cases
+
+
+# Friendly values for the counterexample search (shrinking towards 0, reading well), per kind.
+SEARCH_VALUES = {"normal": (0.0, 1.0, -1.0, 0.5, -0.5, 2.0), "uniform": (0.0, 1.0, -1.0, 0.5, -0.5),
+                 "positive": (1.0, 0.5, 2.0, 0.001), "extreme": (1000.0, -1000.0, 1.0, -1.0)}
+SEARCH_SIZES = (1, 3)   # each size symbol's range in the search
+
+
+def _search_case(draw, specs, kwspecs, symbols) -> Case:
+    """A case of the declared spec as the counterexample search draws it (grader/choices.py):
+    small sizes and friendly values, each choice simplest first."""
+    size = {s: draw(integers(*SEARCH_SIZES)) for s in symbols}
+
+    def value(spec):
+        if "value" in spec:
+            return spec["value"]
+        shape = tuple(size[s] if isinstance(s, str) else s for s in spec["shape"])
+        n = int(np.prod(shape)) if shape else 1
+        if spec["values"] == "integers":
+            choice = integers(0, max(0, min(int(spec["scale"]) - 1, 5)))
+            return np.array(draw(lists(choice, min_size=n, max_size=n)), dtype=np.int64).reshape(shape)
+        choice = sampled_from(tuple(spec["offset"] + v * spec["scale"] for v in SEARCH_VALUES[spec["values"]]))
+        return np.array(draw(lists(choice, min_size=n, max_size=n)), dtype=np.float64).reshape(shape)
+
+    return Case(tuple(value(s) for s in specs), {k: value(s) for k, s in kwspecs},
+                label=", ".join(f"{k}={v}" for k, v in size.items()))
 
 
 # ---------------------------------------------------------------- the kinds
