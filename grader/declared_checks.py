@@ -74,8 +74,9 @@ def declared_check(exercise_id: str, functions: list[str], entry: dict, fail) ->
     check_id = entry.get("id")
     build = functools.partial(_cases, specs, kwspecs, [dict(s) for s in sizes])
     tag = f"declared {check_id}"
-    if kind == "gradient":   # grader/declared_gradient.py
-        run = functools.partial(run_gradient, gradient_spec(entry, specs, kwspecs, fail))
+    gradient = gradient_spec(entry, specs, kwspecs, fail) if kind == "gradient" else None
+    if gradient is not None:   # grader/declared_gradient.py
+        run = functools.partial(run_gradient, gradient)
     else:
         run = {"reference": _reference, "shape_dtype": _shape_dtype,
                "inputs_unchanged": _inputs_unchanged, "no_state": _no_state}[kind]
@@ -86,7 +87,7 @@ def declared_check(exercise_id: str, functions: list[str], entry: dict, fail) ->
 
     # What the counterexample search draws this function's inputs from (grader/course.py
     # registers it for a reference check where the course's Python gives no builder).
-    check.kind, check.func = kind, func
+    check.kind, check.func, check.gradient = kind, func, gradient
     check.builder = Builder(_search_case, (tuple(specs), tuple(kwspecs.items()), tuple(symbols)))
     check.arg_names = tuple(spec.get("name") or f"arg{i + 1}" for i, spec in enumerate(specs))
     return check
