@@ -206,3 +206,19 @@ def test_a_declared_function_gets_a_smallest_counterexample(tmp_path):
     # the smallest input: one point each, one coordinate, the simplest value off 0 where it shows
     assert "pairwise_sq_dists(A=[[" in shown and "B=[[" in shown, shown
     assert shown.count("],") <= 2, shown
+
+
+def test_a_loss_given_as_a_course_function():
+    entry = {"id": "g", "kind": "gradient", "args": [{"name": "A", "shape": [2, 2]}, {"name": "B", "shape": [3, 2]},
+                                                   {"name": "G", "shape": [2, 3]}],
+             "loss": {"function": "weighted_sq_dists"}, "wrt": ["A", "B"]}
+    spec = declared_check("distances_grad", ["sq_dists_grad"], entry, pytest.fail).gradient
+    assert spec.loss_text == "weighted_sq_dists(A, B, G)"
+    rng = np.random.default_rng(1)
+    case = Case((rng.normal(size=(2, 2)), rng.normal(size=(3, 2)), rng.normal(size=(2, 3))))
+    functions = {"weighted_sq_dists": lambda A, B, G: np.sum(((A[:, None] - B[None]) ** 2).sum(-1) * G)}
+    numeric = numeric_gradients(spec, functions.__getitem__, case)
+    dA, dB = reference_grad(*case.args)
+    assert np.allclose(numeric["A"], dA, rtol=1e-7, atol=1e-8) and np.allclose(numeric["B"], dB, rtol=1e-7, atol=1e-8)
+    with pytest.raises(ValueError, match="not a number"):   # a loss that is no scalar is the course's bug, said so
+        numeric_gradients(spec, {"weighted_sq_dists": lambda A, B, G: A}.__getitem__, case)
