@@ -21,7 +21,8 @@ a few mixed sizes. What each kind checks:
 
 * ``reference``: every case against the reference;
 * ``shape_dtype``: the result's types, lengths, shapes and dtypes against the reference's
-  (wrong values with the right shapes pass it, and are then named as wrong values);
+  where those are right but the values are not, it still fails, saying that the shapes and
+  dtypes are right and the values are not (as the Python checks' shape checks do);
 * ``inputs_unchanged``: no argument is modified (whatever the result);
 * ``no_state``: A, B, A: B's result is not A's where the reference's differ, and A gives
   the same result both times (two or more cases; whatever the values).
