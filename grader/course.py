@@ -18,6 +18,7 @@ import yaml
 
 from grader.checks import Registry
 from grader.declared_checks import declared_check
+from grader.equation_spec import SpecError, compile_spec
 from grader.i18n import LANGUAGES, add_course_messages
 
 COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
@@ -226,6 +227,11 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
             fmt = c.get("format", str)
             if fmt not in QUIZ_FORMATS:
                 c.fail(f"question {key!r}: format {fmt!r} is not one of {', '.join(QUIZ_FORMATS)}")
+            if fmt == "equation":
+                try:
+                    compile_spec(entry.get("equation"))
+                except SpecError as err:
+                    c.fail(f"question {key!r}: {err}")
             spec = CheckSpec(id=key, points=c.get("points", float, default=1.0, required=False),
                              hidden=bool(c.get("hidden", bool, default=False, required=False)),
                              title=c.texts("question"), hint=c.texts("hint", required=False),

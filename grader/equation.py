@@ -1,24 +1,25 @@
-"""Check the RNN step equation for meaning, not spelling.
+"""Check an equation answer for meaning, not spelling.
 
-The student's text is tokenised and parsed by a small recursive-descent
-parser (no ``eval``, no computer algebra) into a tiny expression tree, which
-is then evaluated with NumPy on fixed random matrices for each accepted
-convention:
+The question's ``equation:`` mapping (grader/equation_spec.py) names the
+symbols, their roles and sizes, and the functions; the answer key's answer is
+the reference expression. The student's text is parsed
+(grader/equation_text.py) and evaluated with NumPy on fixed random values
+under each accepted convention:
 
-* row vectors:     ``tanh(x_t W_x + h_{t-1} W_h + b)``  x (B,d), h (B,H), W_x (d,H)
-* column vectors:  ``tanh(W_h h_{t-1} + W_x x_t + b)``  x (d,)/(d,1), h (H,)/(H,1), W_x (H,d)
-* row vectors with column-shaped weights (the form in PyTorch's documentation):
-  ``tanh(x_t W_x^T + h_{t-1} W_h^T + b)``  (switch off with ``ACCEPT_TRANSPOSED_FORM``)
+* ``row``:        vectors are rows ``(B, n)``, a matrix from d to H is ``(d, H)``: ``x W``
+* ``column``:     vectors are columns ``(n,)`` or ``(n, 1)``, that matrix is ``(H, d)``: ``W x``
+* ``transposed``: rows, with matrices stored ``(H, d)``: ``x W^T`` (PyTorch's documentation)
 
-Shapes use B=3, d=4, H=5 (so that shape errors show up) and a square d == H
-case (so that swapped weights give numbers, not errors). The answer is right
-when it matches one convention's reference in every trial.
+Sizes are all different in some trials (so that shape errors show up) and all
+equal in others (so that swapped symbols give numbers, not errors). The
+answer is right when it matches the reference in every trial of one
+convention.
 
-When it is wrong, the verdict says why: by inspecting the symbols (``h_t`` on
-the right, a missing term or bias, an unknown or ambiguous name) or by
-"repairing" the tree (swap ``W_x``/``W_h``, drop transposes, flip the order of
-some products, put ``tanh`` around everything) and checking whether the
-repaired expression becomes right.
+When it is wrong, the verdict says why: by inspecting the symbols (the result
+on the right, a missing term or bias, an unknown or ambiguous name) or by
+"repairing" the tree (swap two symbols of one role, drop transposes, flip the
+order of some products, apply the reference's activation once to everything)
+and checking whether the repaired expression becomes right.
 
 ``check_equation`` never raises; every failure becomes a verdict whose
 ``message`` is a key of ``grader/locales/<lang>/quiz.yaml``.
@@ -27,20 +28,21 @@ repaired expression becomes right.
 from __future__ import annotations
 
 import itertools
-import re
-import unicodedata
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["EquationVerdict", "check_equation", "MAX_LENGTH", "MESSAGE_KEYS"]
+from grader import equation_functions
+from grader.equation_spec import EquationSpec, SpecError, spec_of
+from grader.equation_text import ParseError, clean, echo, normalise, parse
+
+__all__ = ["EquationVerdict", "check_equation", "reference_problem", "MAX_LENGTH", "MESSAGE_KEYS"]
 
 MAX_LENGTH = 500        # characters of student text we look at
-MAX_DEPTH = 40          # nesting depth of the parser
-MAX_TOKENS = 300
 MAX_FLIPS = 6           # products considered by the "mixed conventions" repair
-ACCEPT_TRANSPOSED_FORM = True
-_ECHO = 30              # characters of student text echoed in params
+SEED = 20240531
 
 MESSAGE_KEYS = (
     "equation.ok",
@@ -52,10 +54,11 @@ MESSAGE_KEYS = (
     "equation.ambiguous_symbol",
     "equation.unknown_function",
     "equation.wrong_lhs",
-    "equation.uses_h_t",
+    "equation.uses_result",
+    "equation.uses_result_not_previous",
     "equation.missing_term",
     "equation.missing_bias",
-    "equation.swapped_weights",
+    "equation.swapped",
     "equation.transposed",
     "equation.mixed_conventions",
     "equation.wrong_activation",
@@ -63,6 +66,7 @@ MESSAGE_KEYS = (
     "equation.activation_placement",
     "equation.shape_error",
     "equation.wrong",
+    "equation.bad_question",
 )
 
 
@@ -73,429 +77,22 @@ class EquationVerdict:
     params: dict = field(default_factory=dict)
 
 
-class _ParseError(Exception):
-    def __init__(self, pos: int, what: str = ""):
-        super().__init__(what)
-        self.pos = pos
+class _Problem(Exception):
+    """An answer that stops before evaluation (a name, a side); carries its verdict."""
 
-
-def _echo(text: str, limit: int = _ECHO) -> str:
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    def __init__(self, key: str, params: dict):
+        super().__init__(key)
+        self.key, self.params = key, params
 
 
 # --------------------------------------------------------------------------
-# 1. Normalisation of Unicode and LaTeX into a small plain-text dialect
+# trees
 # --------------------------------------------------------------------------
-
-_SUBSCRIPT = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ",
-                      "0123456789+-=()aeoxhklmnpstijruv"))
-_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵗᵀⁿⁱ",
-                        "0123456789+-=()tTni"))
-
-_CHAR_MAP = {
-    "−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "‒": "-", "﹣": "-",
-    "·": "*", "⋅": "*", "∙": "*", "•": "*", "×": "*", "∗": "*", "✕": "*",
-    "⊙": "⊙", "∘": "⊙",
-    "←": "=", "≔": "=",
-    "【": "[", "】": "]", "〔": "(", "〕": ")",
-    "ϕ": "φ",
-    "\u200b": "", "\ufeff": "",
-}
-
-_STYLE_CMDS = (r"mathbf|boldsymbol|bm|pmb|mathrm|mathit|mathsf|mathnormal|mathtt|"
-               r"operatorname\*?|text|textbf|textrm|textit|textsf|textup|mbox|vb|"
-               r"mathbfit|symbf|symit|symrm")
-_STYLE_BRACE_RE = re.compile(r"\\(?:%s)\s*\{" % _STYLE_CMDS)
-_STYLE_BARE_RE = re.compile(r"\\(?:%s)(?![A-Za-z])\s*" % _STYLE_CMDS)
-_SIZE_RE = re.compile(r"\\(?:left|right|bigl|bigr|bigm|Bigl|Bigr|Bigm|biggl|biggr|"
-                      r"Biggl|Biggr|big|Big|bigg|Bigg)(?![A-Za-z])\s*")
-_PY_PREFIX_RE = re.compile(
-    r"(?<![A-Za-z0-9_])(?:np|numpy|torch|math|jnp|jax|tf|nn|functional|F|special|scipy)\s*\.\s*(?=[A-Za-z])")
-
-
-def _unicode_scripts(text: str) -> str:
-    """Turn runs of sub/superscript characters into ``_{..}`` / ``^{..}``."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in _SUBSCRIPT:
-            j = i
-            while j < n and text[j] in _SUBSCRIPT:
-                j += 1
-            run = "".join(_SUBSCRIPT[c] for c in text[i:j])
-            out.append(("{%s}" if out and out[-1].endswith("_") else "_{%s}") % run)
-            i = j
-        elif ch in _SUPERSCRIPT:
-            j = i
-            while j < n and text[j] in _SUPERSCRIPT:
-                j += 1
-            run = "".join(_SUPERSCRIPT[c] for c in text[i:j])
-            out.append("^T" if run == "T" else "^{%s}" % run)
-            i = j
-        elif ch == "⊤":
-            out.append("T" if out and out[-1].endswith("^") else "^T")
-            i += 1
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _strip_style_commands(text: str) -> str:
-    """``\\mathbf{W}_{x}`` -> ``W_{x}``; ``\\text{prev}`` -> ``prev``."""
-    for _ in range(50):
-        m = _STYLE_BRACE_RE.search(text)
-        if not m:
-            break
-        start, k, depth = m.start(), m.end(), 1
-        while k < len(text) and depth:
-            if text[k] == "{":
-                depth += 1
-            elif text[k] == "}":
-                depth -= 1
-            k += 1
-        if depth:  # unbalanced: drop the command, keep the brace
-            text = text[:start] + text[m.end() - 1:]
-            continue
-        text = text[:start] + text[m.end():k - 1] + text[k:]
-    return _STYLE_BARE_RE.sub("", text)
-
-
-def _normalise(text: str) -> str:
-    text = _unicode_scripts(text)
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(_CHAR_MAP.get(c, c) for c in text)
-    text = text.replace(":=", "=").replace("$", "")
-    text = text.replace("\\\\", " ")
-    text = _strip_style_commands(text)
-    text = re.sub(r"\\(?:left|right)\s*\.", " ", text)
-    text = _SIZE_RE.sub("", text)
-    text = re.sub(r"\\[,;:! ]", " ", text)
-    text = re.sub(r"\\(?:quad|qquad)(?![A-Za-z])", " ", text)
-    text = re.sub(r"\\(?:cdot|cdotp|times|ast|bullet)(?![A-Za-z])", "*", text)
-    text = re.sub(r"\\(?:odot|circ)(?![A-Za-z])", "⊙", text)
-    text = re.sub(r"\\(?:top|intercal|mathsf\{T\})(?![A-Za-z])", "T", text)
-    text = re.sub(r"\\(?:varphi|phi)(?![A-Za-z])", " φ", text)
-    text = re.sub(r"\\sigma(?![A-Za-z])", " σ", text)
-    text = re.sub(r"\\[{]", "(", text)
-    text = re.sub(r"\\[}]", ")", text)
-    text = re.sub(r"\\[\[\]()]", " ", text)          # \[ \] \( \) math delimiters
-    text = re.sub(r"\\([A-Za-z]+)", r" \1", text)     # \tanh, \exp, unknown commands
-    text = text.replace("\\", " ").replace("&", " ").replace("~", " ")
-    text = _PY_PREFIX_RE.sub("", text)
-    text = _PY_PREFIX_RE.sub("", text)               # torch.nn.functional.
-    return text
-
-
-# --------------------------------------------------------------------------
-# 2. Tokeniser
-# --------------------------------------------------------------------------
-
-_TIME_RE = re.compile(r"^\s*(t\s*[-+]\s*1|t|prev|previous)\s*$")
-_NUMBER_RE = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
-_CLOSE = {"(": ")", "[": "]", "{": "}"}
-_OPS = set("+-*@/⊙=,")
-
-
-def _is_letter(c: str) -> bool:
-    return ("a" <= c <= "z") or ("A" <= c <= "Z")
-
-
-def _is_greek(c: str) -> bool:
-    return "\u0370" <= c <= "\u03ff"
-
-
-def _balanced(s: str, i: int) -> int:
-    """s[i] is an opening bracket; return the index after its match."""
-    stack = [_CLOSE[s[i]]]
-    k = i + 1
-    while k < len(s):
-        c = s[k]
-        if c in _CLOSE:
-            stack.append(_CLOSE[c])
-            if len(stack) > MAX_DEPTH:
-                raise _ParseError(k)
-        elif c in ")]}":
-            if c != stack[-1]:
-                raise _ParseError(k)
-            stack.pop()
-            if not stack:
-                return k + 1
-        k += 1
-    raise _ParseError(i)
-
-
-def _canon(name: str) -> str:
-    return re.sub(r"[\s_{}()\[\]]", "", name.lower())
-
-
-def _time_extension(s: str, j: int) -> int:
-    """``h_t-1`` (no spaces) means h_{t-1}: return the end of ``-1``/``+1``."""
-    if s[j:j + 2] in ("-1", "+1") and not (j + 2 < len(s) and (s[j + 2].isdigit() or s[j + 2] == ".")):
-        return j + 2
-    return j
-
-
-def _lex_identifier(s: str, i: int):
-    """Read a name with its subscript / time index; return (raw, canon, end)."""
-    n = len(s)
-    if _is_greek(s[i]):
-        j = i + 1
-    else:
-        j = i
-        while j < n and _is_letter(s[j]):
-            j += 1
-        while j < n and s[j].isdigit():
-            j += 1
-    base = s[i:j]
-    sub = ""
-    if j < n and s[j] == "_":
-        k = j + 1
-        if k < n and s[k] in "{([":
-            end = _balanced(s, k)
-            sub = s[k + 1:end - 1]
-            j = end
-        else:
-            e = k
-            while e < n and (s[e].isalnum() and s[e].isascii()):
-                e += 1
-            if e == k:
-                raise _ParseError(j, "empty subscript")
-            if e - k > 1 and e < n and s[e] == "_":
-                e -= 1                      # x_tW_x: the W starts a new name
-            elif s[k:e].lower() == "t":
-                e = _time_extension(s, e)   # h_t-1
-            sub = s[k:e]
-            j = e
-    elif base.lower() in ("h", "x") and j < n and s[j] in "([":
-        end = _balanced(s, j)
-        if _TIME_RE.match(s[j + 1:end - 1]):  # h(t-1), x[t]
-            sub = s[j + 1:end - 1]
-            j = end
-    elif base.lower() in ("ht", "xt"):
-        j = _time_extension(s, j)           # ht-1
-        sub = s[i + len(base):j]
-    # Goodfellow style h^{(t-1)}, h^{t-1}, h^(t)
-    if j < n and s[j] == "^" and j + 1 < n and s[j + 1] in "{(":
-        end = _balanced(s, j + 1)
-        inner = s[j + 2:end - 1].strip()
-        if inner[:1] == "(" and inner[-1:] == ")":
-            inner = inner[1:-1]
-        if _TIME_RE.match(inner):
-            sub = (sub + inner) if sub else inner
-            j = end
-    raw = s[i:j]
-    return raw, _canon(base + sub), j
-
-
-def _tokenise(s: str):
-    toks = []
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c.isspace():
-            i += 1
-            continue
-        if len(toks) > MAX_TOKENS:
-            raise _ParseError(i, "too many tokens")
-        if _is_letter(c) or _is_greek(c):
-            raw, canon, j = _lex_identifier(s, i)
-            toks.append(("id", (raw, canon), i))
-            i = j
-        elif c.isdigit() or (c == "." and i + 1 < n and s[i + 1].isdigit()):
-            m = _NUMBER_RE.match(s, i)
-            if not m or len(m.group()) > 30:
-                raise _ParseError(i)
-            toks.append(("num", float(m.group()), i))
-            i = m.end()
-        elif c == "." and s[i + 1:i + 2] == "T" and not (i + 2 < n and (s[i + 2].isalnum() or s[i + 2] == "_")):
-            toks.append(("T", None, i))
-            i += 2
-        elif c == "^":
-            m = re.match(r"\^\s*(?:T|\{\s*T\s*\})(?![A-Za-z0-9_])", s[i:])
-            if not m:
-                raise _ParseError(i, "^")
-            toks.append(("T", None, i))
-            i += m.end()
-        elif c in "([{":
-            toks.append(("lp", c, i))
-            i += 1
-        elif c in ")]}":
-            toks.append(("rp", c, i))
-            i += 1
-        elif c in _OPS:
-            toks.append(("op", c, i))
-            i += 1
-        else:
-            raise _ParseError(i, c)
-    toks.append(("end", None, n))
-    return toks
-
-
-# --------------------------------------------------------------------------
-# 3. Parser -> tree of tuples
-#   ("num", v) ("sym", canon, raw) ("sum", [(sign, node)]) ("prod", [(op, node)])
-#   ("neg", node) ("T", node) ("call", fname, [args], raw)
-# --------------------------------------------------------------------------
-
-_FUNCTIONS = {
-    "tanh": "tanh", "φ": "tanh", "phi": "tanh", "varphi": "tanh",
-    "sigmoid": "sigmoid", "σ": "sigmoid", "sigma": "sigmoid", "sigm": "sigmoid",
-    "logistic": "sigmoid", "expit": "sigmoid",
-    "relu": "relu", "exp": "exp", "softmax": "softmax",
-    "dot": "matmul", "matmul": "matmul", "mm": "matmul",
-}
-_ACTIVATIONS = {"tanh", "sigmoid", "relu", "exp", "softmax"}
-
-
-class _Parser:
-    def __init__(self, toks, symbols):
-        self.toks = toks
-        self.i = 0
-        self.depth = 0
-        self.symbols = symbols   # canon names that are symbols (known or ambiguous)
-
-    def peek(self, k=0):
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
-
-    def take(self):
-        tok = self.toks[self.i]
-        self.i += 1
-        return tok
-
-    def fail(self):
-        raise _ParseError(self.peek()[2])
-
-    def enter(self):
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise _ParseError(self.peek()[2], "too deep")
-
-    def equation(self):
-        first = self.expr()
-        lhs = None
-        if self.peek()[0] == "op" and self.peek()[1] == "=":
-            self.take()
-            lhs, first = first, self.expr()
-        if self.peek()[0] != "end":
-            self.fail()
-        return lhs, first
-
-    def expr(self):
-        self.enter()
-        terms = [(1, self.term())]
-        while self.peek()[0] == "op" and self.peek()[1] in "+-":
-            sign = 1 if self.take()[1] == "+" else -1
-            terms.append((sign, self.term()))
-        self.depth -= 1
-        if len(terms) == 1:
-            return terms[0][1]
-        return ("sum", terms)
-
-    def _starts_factor(self):
-        kind = self.peek()[0]
-        return kind in ("num", "id", "lp")
-
-    def term(self):
-        factors = [("mm", self.unary())]
-        while True:
-            kind, val, _ = self.peek()
-            if kind == "op" and val in "*@/⊙":
-                self.take()
-                op = {"*": "mm", "@": "mm", "/": "div", "⊙": "had"}[val]
-                factors.append((op, self.unary()))
-            elif self._starts_factor():
-                factors.append(("mm", self.postfix()))
-            else:
-                break
-        if len(factors) == 1:
-            return factors[0][1]
-        return ("prod", factors)
-
-    def unary(self):
-        kind, val, _ = self.peek()
-        if kind == "op" and val in "+-":
-            self.take()
-            self.enter()
-            node = self.unary()
-            self.depth -= 1
-            return ("neg", node) if val == "-" else node
-        return self.postfix()
-
-    def postfix(self):
-        node = self.primary()
-        while self.peek()[0] == "T":
-            self.take()
-            node = ("T", node)
-        return node
-
-    def primary(self):
-        self.enter()
-        kind, val, pos = self.take()
-        if kind == "num":
-            node = ("num", val)
-        elif kind == "lp":
-            node = self.expr()
-            close = self.take()
-            if close[0] != "rp" or close[1] != _CLOSE[val]:
-                raise _ParseError(close[2])
-        elif kind == "id":
-            raw, canon = val
-            fname = _FUNCTIONS.get(canon)
-            if fname is None and canon not in self.symbols:
-                base = re.match(r"[A-Za-z]+|.", raw).group().lower()
-                fname = _FUNCTIONS.get(base) if base != canon else None
-            unknown_call = (fname is None and canon not in self.symbols
-                            and self.peek()[0] == "lp" and self.peek()[1] == "("
-                            and re.fullmatch(r"[a-z]+|[\u0370-\u03ff]", raw) is not None)
-            if fname is not None or unknown_call:
-                if self.peek()[0] != "lp":
-                    self.fail()          # a function needs parentheses
-                open_ = self.take()[1]
-                args = [self.expr()]
-                while self.peek()[0] == "op" and self.peek()[1] == ",":
-                    self.take()
-                    args.append(self.expr())
-                close = self.take()
-                if close[0] != "rp" or close[1] != _CLOSE[open_]:
-                    raise _ParseError(close[2])
-                node = ("call", fname or "?", args, raw)
-            else:
-                node = ("sym", canon, raw)
-        else:
-            raise _ParseError(pos)
-        self.depth -= 1
-        return node
-
-
-# --------------------------------------------------------------------------
-# 4. Symbols
-# --------------------------------------------------------------------------
-
-_X, _HP, _HT, _WX, _WH, _B, _BI, _BH = "x", "hp", "ht", "wx", "wh", "b", "bi", "bh"
-
-_ROLE = {
-    "x": _X, "xt": _X,
-    "ht-1": _HP, "hprev": _HP, "hprevious": _HP, "htm1": _HP,
-    "ht": _HT,
-    "wx": _WX, "wxh": _WX, "wih": _WX, "whx": _WX, "win": _WX,
-    "wh": _WH, "whh": _WH,
-}
-_BIAS_OTHER = {"b", "bh", "bhh", "bias"}
-_BIAS_INPUT = {"bx", "bxh", "bih", "bi", "bin", "bhx"}
-_AMBIGUOUS = {"w", "u", "v", "h", "hs", "ws"}
-_LHS_OK = {"ht", "h", "hnew", "hnext", "ht+1"}
-_SYMBOL_NAMES = set(_ROLE) | _BIAS_OTHER | _BIAS_INPUT | _AMBIGUOUS | _LHS_OK | {"xt+1"}
-
-_DISPLAY = {_X: "x_t", _HP: "h_{t-1}", _WX: "W_x", _WH: "W_h"}
-
 
 def _walk(node):
     yield node
     kind = node[0]
-    if kind == "sum" or kind == "prod":
+    if kind in ("sum", "prod"):
         for _, child in node[1]:
             yield from _walk(child)
     elif kind in ("neg", "T"):
@@ -517,59 +114,66 @@ def _map(node, fn):
     return fn(node)
 
 
-def _resolve(rhs, lhs_canon):
-    """Replace sym canon names by roles; return (tree, problem or None)."""
-    names = {n[1] for n in _walk(rhs) if n[0] == "sym"}
-    roles = dict(_ROLE)
-    if lhs_canon == "ht+1":
-        roles.update({"ht": _HP, "ht+1": _HT, "xt+1": _X})
-    if lhs_canon in ("h", "hnew", "hnext"):
-        roles["h"] = _HP
-    two_biases = bool(names & _BIAS_INPUT) and bool(names & _BIAS_OTHER)
-    for name in _BIAS_OTHER:
-        roles[name] = _BH if two_biases else _B
-    for name in _BIAS_INPUT:
-        roles[name] = _BI if two_biases else _B
+def _symbol_of(key: str) -> str:
+    return key.split("#")[0]          # "b#0": the first part of the bias b
+
+
+def _read(spec: EquationSpec, text: str):
+    """Text -> (lhs canon or None, rhs tree); raises _Problem."""
+    s = normalise(text)
+    try:
+        lhs, rhs = parse(s, spec.lexicon, spec.functions)
+    except (ParseError, RecursionError) as err:
+        pos = getattr(err, "pos", 0)
+        raise _Problem("equation.unparsable", {"near": echo(s[pos:pos + 20].strip() or s[-20:], 20)})
+    if lhs is None:
+        return None, rhs
+    if lhs[0] != "sym" or lhs[1] not in spec.sides:
+        shown = lhs[2] if lhs[0] == "sym" else text.split("=")[0].strip()
+        raise _Problem("equation.wrong_lhs", {"lhs": echo(shown), "result": spec.result.name})
+    return lhs[1], rhs
+
+
+def _resolve(spec: EquationSpec, rhs, lhs, allowed: str):
+    """Replace spellings by symbol keys (bias parts as ``key#i``); raises _Problem."""
+    renames = spec.sides.get(lhs, {}) if lhs else {}
+    spellings = {n[1] for n in _walk(rhs) if n[0] == "sym"}
+    parts_used: dict[str, set] = {}
+    for spelling in spellings:
+        if spelling in spec.part_names:
+            key, index = spec.part_names[spelling]
+            parts_used.setdefault(key, set()).add(index)
+    split = {key for key, indices in parts_used.items() if len(indices) > 1}
 
     for node in _walk(rhs):
         if node[0] == "call" and node[1] == "?":
-            return None, ("equation.unknown_function", {"name": _echo(node[3])})
+            raise _Problem("equation.unknown_function", {"name": echo(node[3])})
+
+    def meaning(spelling: str, raw: str) -> str:
+        if spelling in renames:
+            return renames[spelling]
+        if lhs is not None and spelling == lhs:
+            return spec.result.key
+        if spelling in spec.part_names and spec.part_names[spelling][0] in split:
+            key, index = spec.part_names[spelling]
+            return f"{key}#{index}"
+        if spelling in spec.names:
+            return spec.names[spelling]
+        if spelling in spec.part_names:
+            return spec.part_names[spelling][0]     # one part alone is the whole bias
+        key = "equation.ambiguous_symbol" if spelling in spec.ambiguous else "equation.unknown_symbol"
+        raise _Problem(key, {"symbol": echo(raw), "allowed": allowed})
+
+    meanings = {}
     for node in _walk(rhs):
-        if node[0] == "sym" and node[1] not in roles:
-            key = "equation.ambiguous_symbol" if node[1] in _AMBIGUOUS else "equation.unknown_symbol"
-            return None, (key, {"symbol": _echo(node[2])})
-
-    def fn(node):
-        if node[0] == "sym":
-            return ("sym", roles[node[1]], node[2])
-        return node
-
-    return _map(rhs, fn), None
+        if node[0] == "sym" and node[1] not in meanings:
+            meanings[node[1]] = meaning(node[1], node[2])
+    return _map(rhs, lambda n: ("sym", meanings[n[1]], n[2]) if n[0] == "sym" else n)
 
 
 # --------------------------------------------------------------------------
-# 5. Numeric evaluation
+# numeric evaluation
 # --------------------------------------------------------------------------
-
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
-def _softmax(z):
-    z = z - np.max(z, axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / np.sum(e, axis=-1, keepdims=True)
-
-
-_UNARY = {"tanh": np.tanh, "sigmoid": _sigmoid, "relu": lambda z: np.maximum(z, 0.0),
-          "exp": np.exp, "softmax": _softmax}
-
-
-def _mm(a, b):
-    if a.ndim == 0 or b.ndim == 0:
-        return a * b
-    return np.matmul(a, b)
-
 
 def _eval(node, env):
     kind = node[0]
@@ -591,7 +195,7 @@ def _eval(node, env):
             if acc is None:
                 acc = v
             elif op == "mm":
-                acc = _mm(acc, v)
+                acc = equation_functions.call("matmul", [acc, v])
             elif op == "had":
                 acc = acc * v
             else:
@@ -603,105 +207,218 @@ def _eval(node, env):
         v = _eval(node[1], env)
         return np.swapaxes(v, -1, -2) if v.ndim >= 2 else v
     if kind == "call":
-        args = [_eval(a, env) for a in node[2]]
-        if node[1] == "matmul":
-            if len(args) != 2:
-                raise ValueError("matmul takes two arguments")
-            return _mm(args[0], args[1])
-        if len(args) != 1:
-            raise ValueError("one argument expected")
-        return _UNARY[node[1]](args[0])
+        return equation_functions.call(node[1], [_eval(a, env) for a in node[2]])
     raise ValueError(kind)
 
 
-def _make_trials():
-    rng = np.random.default_rng(20240531)
-
-    def r(*shape):
-        return rng.normal(0.0, 0.6, shape)
-
-    conventions = {}
-    row = []
-    for B, d, H in ((3, 4, 5), (3, 5, 5)):
-        bi, bh = r(H), r(H)
-        env = {_X: r(B, d), _HP: r(B, H), _HT: r(B, H), _WX: r(d, H), _WH: r(H, H),
-               _BI: bi, _BH: bh, _B: bi + bh}
-        ref = np.tanh(env[_X] @ env[_WX] + env[_HP] @ env[_WH] + env[_B])
-        row.append((env, ref))
-    conventions["row"] = row
-
-    col = []
-    for d, H, two_d in ((4, 5, False), (5, 5, False), (4, 5, True)):
-        vec = (lambda n: r(n, 1)) if two_d else (lambda n: r(n))
-        bi, bh = vec(H), vec(H)
-        env = {_X: vec(d), _HP: vec(H), _HT: vec(H), _WX: r(H, d), _WH: r(H, H),
-               _BI: bi, _BH: bh, _B: bi + bh}
-        ref = np.tanh(env[_WH] @ env[_HP] + env[_WX] @ env[_X] + env[_B])
-        col.append((env, ref))
-    conventions["column"] = col
-
-    if ACCEPT_TRANSPOSED_FORM:
-        tr = []
-        for B, d, H in ((3, 4, 5), (3, 5, 5)):
-            bi, bh = r(H), r(H)
-            env = {_X: r(B, d), _HP: r(B, H), _HT: r(B, H), _WX: r(H, d), _WH: r(H, H),
-                   _BI: bi, _BH: bh, _B: bi + bh}
-            ref = np.tanh(env[_X] @ env[_WX].T + env[_HP] @ env[_WH].T + env[_B])
-            tr.append((env, ref))
-        conventions["transposed"] = tr
-    return conventions
+@dataclass(frozen=True)
+class _Trial:
+    convention: str
+    batch: int
+    flat: bool          # column convention only: vectors (n,) rather than (n, 1)
+    base: dict          # symbol key -> values laid out for row vectors
 
 
-_TRIALS = _make_trials()
+def _draw(spec: EquationSpec, rng, batch: int, size_of: dict) -> dict:
+    base = {}
+    for key, s in spec.symbols.items():
+        def draw(*shape, s=s):
+            return rng.uniform(0.5, 2.0, shape) if s.positive else rng.normal(0.0, 0.6, shape)
+        if s.role == "vector":
+            base[key] = draw(batch, size_of[s.size])
+        elif s.role == "bias":
+            if s.parts:
+                for index in range(len(s.parts)):
+                    base[f"{key}#{index}"] = draw(size_of[s.size])
+                base[key] = sum(base[f"{key}#{i}"] for i in range(len(s.parts)))
+            else:
+                base[key] = draw(size_of[s.size])
+        elif s.role == "matrix":
+            base[key] = draw(size_of[s.source], size_of[s.target])
+        else:
+            base[key] = np.asarray(draw())
+    return base
 
 
-def _status(tree):
+def _layout(spec: EquationSpec, base: dict, convention: str, flat: bool) -> dict:
+    env = {}
+    for key, value in base.items():
+        role = spec.symbols[_symbol_of(key)].role
+        if role == "matrix" and convention != "row":
+            value = value.T
+        elif convention == "column" and role == "vector":
+            value = value[0] if flat else value.T
+        elif convention == "column" and role == "bias":
+            value = value if flat else value[:, None]
+        env[key] = value
+    return env
+
+
+def _to_row(spec, value, convention, flat):
+    if spec.result.role == "scalar" or convention != "column":
+        return value
+    return value.reshape(1, -1) if flat else value.T
+
+
+def _from_row(spec, value, convention, flat):
+    if spec.result.role == "scalar" or convention != "column":
+        return value
+    return value[0] if flat else value.T
+
+
+def _trials(spec: EquationSpec) -> list[_Trial]:
+    rng = np.random.default_rng(SEED)
+    distinct = {size: 4 + i for i, size in enumerate(spec.sizes)}
+    square = {size: 5 for size in spec.sizes}
+    plan = {"row": [(3, False, distinct), (3, False, square)],
+            "column": [(1, True, distinct), (1, True, square), (1, False, distinct)],
+            "transposed": [(3, False, distinct), (3, False, square)]}
+    return [_Trial(c, batch, flat, _draw(spec, rng, batch, sizes))
+            for c in spec.conventions for batch, flat, sizes in plan[c]]
+
+
+def _expected_shape(spec, trial, convention, flat):
+    if spec.result.role == "scalar":
+        return ()
+    n = np.shape(trial.base[spec.result.key])[1]
+    if convention == "column":
+        return (n,) if flat else (n, trial.batch)
+    return (trial.batch, n)
+
+
+@dataclass(frozen=True)
+class _Reference:
+    spec: EquationSpec
+    tree: tuple
+    used: tuple                  # symbol keys the reference uses, in order
+    activation: str | None       # the function applied to the whole expression, if any
+    trials: tuple                # (trial, env, expected value)
+
+
+def _compile_reference(spec: EquationSpec, text) -> _Reference:
+    if not isinstance(text, str) or not clean(text):
+        raise SpecError("the answer key gives no equation for this question")
+    names = ", ".join(s.name for k, s in spec.symbols.items() if k != spec.result.key)
+    try:
+        lhs, rhs = _read(spec, clean(text))
+        tree = _resolve(spec, rhs, lhs, names)
+    except _Problem as problem:
+        what = problem.key.split(".")[-1].replace("_", " ")
+        detail = next(iter(problem.params.values()), "")
+        raise SpecError(f"the answer key's equation: {what} {detail!r}" if detail else
+                        f"the answer key's equation: {what}") from None
+    used = []
+    for node in _walk(tree):
+        if node[0] == "sym" and _symbol_of(node[1]) not in used:
+            used.append(_symbol_of(node[1]))
+    if spec.result.key in used:
+        raise SpecError(f"the answer key's equation uses its result {spec.result.name!r} on the right")
+    activation = tree[1] if tree[0] == "call" and tree[1] in equation_functions.UNARY else None
+
+    trials = _trials(spec)
+    own = None
+    for convention in spec.conventions:
+        probe = next(t for t in trials if t.convention == convention and not t.flat)
+        try:
+            with np.errstate(all="ignore"):
+                value = np.asarray(_eval(tree, _layout(spec, probe.base, convention, False)), dtype=float)
+        except Exception:
+            continue
+        if value.shape == _expected_shape(spec, probe, convention, False):
+            own = convention
+            break
+    if own is None:
+        raise SpecError(f"the answer key's equation {echo(text, 60)!r} fits none of the conventions "
+                        f"{', '.join(spec.conventions)} with the declared sizes")
+    compiled = []
+    with np.errstate(all="ignore"):
+        for trial in trials:
+            flat = trial.flat if own == "column" else False
+            value = np.asarray(_eval(tree, _layout(spec, trial.base, own, flat)), dtype=float)
+            expected = _from_row(spec, _to_row(spec, value, own, flat), trial.convention, trial.flat)
+            if not np.all(np.isfinite(expected)):
+                raise SpecError("the answer key's equation is not finite on the trial values "
+                                "(declare positive: true for a symbol under a sqrt, log or division)")
+            compiled.append((trial, _layout(spec, trial.base, trial.convention, trial.flat), expected))
+    return _Reference(spec, tree, tuple(used), activation, tuple(compiled))
+
+
+@lru_cache(maxsize=64)
+def _cached_reference(mapping_json: str, text: str) -> _Reference:
+    return _compile_reference(spec_of(json.loads(mapping_json)), text)
+
+
+def _reference(mapping, text) -> _Reference:
+    try:
+        return _cached_reference(json.dumps(mapping, sort_keys=True, ensure_ascii=False), text)
+    except TypeError:   # not JSON-able, or no text: no cache
+        return _compile_reference(spec_of(mapping), text)
+
+
+def reference_problem(mapping, text) -> str | None:
+    """What makes a question's equation mapping or its answer-key answer unusable, or None."""
+    try:
+        _reference(mapping, text)
+    except SpecError as err:
+        return str(err)
+    return None
+
+
+def _status(ref: _Reference, tree) -> dict:
     """{convention: 'match' | 'value' | 'shape'} for a resolved tree."""
     result = {}
     with np.errstate(all="ignore"):
-        for name, trials in _TRIALS.items():
-            status = "match"
-            for env, ref in trials:
-                try:
-                    out = np.asarray(_eval(tree, env), dtype=float)
-                except Exception:
-                    status = "shape"
-                    break
-                if out.shape != ref.shape:
-                    status = "shape"
-                    break
-                if not (np.all(np.isfinite(out)) and np.allclose(out, ref, rtol=1e-7, atol=1e-9)):
-                    status = "value"
-            result[name] = status
+        for trial, env, expected in ref.trials:
+            if result.get(trial.convention, "match") != "match":
+                continue
+            try:
+                out = np.asarray(_eval(tree, env), dtype=float)
+            except Exception:
+                result[trial.convention] = "shape"
+                continue
+            if out.shape != expected.shape:
+                result[trial.convention] = "shape"
+            elif not (np.all(np.isfinite(out)) and np.allclose(out, expected, rtol=1e-7, atol=1e-9)):
+                result[trial.convention] = "value"
+            else:
+                result.setdefault(trial.convention, "match")
     return result
 
 
-def _matches(tree) -> str | None:
-    for name, status in _status(tree).items():
+def _matches(ref, tree) -> str | None:
+    for name, status in _status(ref, tree).items():
         if status == "match":
             return name
     return None
 
 
 # --------------------------------------------------------------------------
-# 6. Repairs used for the diagnosis
+# repairs used for the diagnosis: each maps a tree to [(repaired tree, params)]
 # --------------------------------------------------------------------------
 
-def _swap_weights(tree):
-    swap = {_WX: _WH, _WH: _WX}
-    return _map(tree, lambda n: ("sym", swap.get(n[1], n[1]), n[2]) if n[0] == "sym" else n)
+_ROLE_ORDER = ("matrix", "vector", "bias", "scalar")
+
+
+def _swaps(ref: _Reference):
+    spec = ref.spec
+    used = sorted(ref.used, key=lambda k: _ROLE_ORDER.index(spec.symbols[k].role))
+    pairs = [(a, b) for a, b in itertools.combinations(used, 2)
+             if spec.symbols[a].role == spec.symbols[b].role]
+
+    def repair(tree):
+        out = []
+        for a, b in pairs:
+            swap = {a: b, b: a}
+            out.append((_map(tree, lambda n: ("sym", swap.get(n[1], n[1]), n[2]) if n[0] == "sym" else n),
+                        {"first": spec.display(a), "second": spec.display(b)}))
+        return out
+    return repair
 
 
 def _drop_transposes(tree):
-    return _map(tree, lambda n: n[1] if n[0] == "T" else n)
-
-
-def _strip_activations(tree):
-    def fn(n):
-        if n[0] == "call" and n[1] in _ACTIVATIONS and len(n[2]) == 1:
-            return n[2][0]
-        return n
-    return ("call", "tanh", [_map(tree, fn)], "tanh")
+    if not any(n[0] == "T" for n in _walk(tree)):
+        return []
+    return [(_map(tree, lambda n: n[1] if n[0] == "T" else n), {})]
 
 
 def _flippable(node):
@@ -727,99 +444,100 @@ def _flip_variants(tree):
                         return ("prod", [("mm", child) for _, child in reversed(n[1])])
                 return n
             # _map is bottom-up; number products in that same order
-            variants.append(_map(tree, fn))
+            variants.append((_map(tree, fn), {}))
     return variants
 
 
-def _activation_key(tree):
-    acts = [n[1] for n in _walk(tree) if n[0] == "call" and n[1] in _ACTIVATIONS]
-    if not acts:
+def _one_activation(name):
+    def repair(tree):
+        def strip(n):
+            if n[0] == "call" and n[1] in equation_functions.UNARY and len(n[2]) == 1:
+                return n[2][0]
+            return n
+        return [(("call", name, [_map(tree, strip)], name), {"expected": name})]
+    return repair
+
+
+def _activation_key(tree, expected):
+    calls = [n[1] for n in _walk(tree) if n[0] == "call" and n[1] in equation_functions.UNARY]
+    if not calls:
         return "equation.no_activation"
-    if any(a != "tanh" for a in acts):
+    if any(c != expected for c in calls):
         return "equation.wrong_activation"
     return "equation.activation_placement"
 
 
-def _diagnose(tree):
-    roles = {n[1] for n in _walk(tree) if n[0] == "sym"}
-    if _HT in roles:
-        return "equation.uses_h_t", {}
-    missing = [_DISPLAY[r] for r in (_X, _HP, _WX, _WH) if r not in roles]
+def _diagnose(ref: _Reference, tree):
+    spec = ref.spec
+    keys = {_symbol_of(n[1]) for n in _walk(tree) if n[0] == "sym"}
+    if spec.result.key in keys:
+        if spec.previous:
+            return "equation.uses_result_not_previous", {"result": spec.result.name, "previous": spec.previous}
+        return "equation.uses_result", {"result": spec.result.name}
+    missing = [k for k in ref.used if k not in keys]
+    if any(spec.symbols[k].role != "bias" for k in missing):
+        return "equation.missing_term", {"missing": ", ".join(spec.display(k) for k in missing
+                                                              if spec.symbols[k].role != "bias")}
     if missing:
-        return "equation.missing_term", {"missing": ", ".join(missing)}
-    if not roles & {_B, _BI, _BH}:
-        return "equation.missing_bias", {}
+        return "equation.missing_bias", {"bias": spec.display(missing[0])}
 
-    # Each family maps a tree to the repaired trees it proposes.
-    families = [
-        ("equation.swapped_weights", lambda t: [_swap_weights(t)]),
-        ("equation.transposed",
-         lambda t: [_drop_transposes(t)] if any(n[0] == "T" for n in _walk(t)) else []),
-        ("equation.mixed_conventions", _flip_variants),
-        (_activation_key(tree), lambda t: [_strip_activations(t)]),
-    ]
+    families = [("equation.swapped", _swaps(ref)),
+                ("equation.transposed", _drop_transposes),
+                ("equation.mixed_conventions", _flip_variants)]
+    if ref.activation:
+        families.append((_activation_key(tree, ref.activation), _one_activation(ref.activation)))
     for key, repair in families:
-        if any(_matches(v) for v in repair(tree)):
-            return key, {}
+        for variant, params in repair(tree):
+            if _matches(ref, variant):
+                return key, params
     # two repairs together: report the first (higher-priority) one
     for (key, first), (_, second) in itertools.combinations(families, 2):
-        for v1 in first(tree):
-            if any(_matches(v2) for v2 in second(v1)):
-                return key, {}
-    if all(s == "shape" for s in _status(tree).values()):
+        for v1, params in first(tree):
+            if any(_matches(ref, v2) for v2, _ in second(v1)):
+                return key, params
+    if all(s == "shape" for s in _status(ref, tree).values()):
         return "equation.shape_error", {}
     return "equation.wrong", {}
 
 
 # --------------------------------------------------------------------------
-# 7. Entry point
+# entry point
 # --------------------------------------------------------------------------
 
-def _clean(text: str) -> str:
-    text = text.strip().strip("`'\"“”‘’ \t\r\n")
-    text = re.sub(r"[\s.。;；,，]+$", "", text)
-    return text.strip()
-
-
-def check_equation(text) -> EquationVerdict:
+def check_equation(text, question, reference) -> EquationVerdict:
+    """Grade ``text`` against the question's ``equation:`` mapping and the answer key's
+    ``reference`` equation."""
     try:
-        return _check(text)
+        ref = _reference(question, reference)
+    except SpecError as err:
+        return EquationVerdict(False, "equation.bad_question", {"problem": echo(str(err), 80)})
+    except Exception as err:
+        return EquationVerdict(False, "equation.bad_question", {"problem": type(err).__name__})
+    try:
+        return _check(text, ref)
     except Exception:  # never raise: the student's text is hostile by default
         return EquationVerdict(False, "equation.unparsable", {"near": ""})
 
 
-def _check(text) -> EquationVerdict:
+def _check(text, ref: _Reference) -> EquationVerdict:
     if not isinstance(text, str):
         return EquationVerdict(False, "equation.not_text", {})
     if len(text) > 4 * MAX_LENGTH:
         return EquationVerdict(False, "equation.too_long", {"limit": MAX_LENGTH})
-    text = _clean(text)
+    text = clean(text)
     if not text:
         return EquationVerdict(False, "equation.empty", {})
     if len(text) > MAX_LENGTH:
         return EquationVerdict(False, "equation.too_long", {"limit": MAX_LENGTH})
-
-    s = _normalise(text)
+    spec = ref.spec
+    allowed = ", ".join(spec.display(k) for k in ref.used)
     try:
-        toks = _tokenise(s)
-        lhs, rhs = _Parser(toks, _SYMBOL_NAMES).equation()
-    except (_ParseError, RecursionError) as err:
-        pos = getattr(err, "pos", 0)
-        return EquationVerdict(False, "equation.unparsable", {"near": _echo(s[pos:pos + 20].strip() or s[-20:], 20)})
-
-    lhs_canon = None
-    if lhs is not None:
-        if lhs[0] != "sym" or lhs[1] not in _LHS_OK:
-            shown = lhs[2] if lhs[0] == "sym" else text.split("=")[0].strip()
-            return EquationVerdict(False, "equation.wrong_lhs", {"lhs": _echo(shown)})
-        lhs_canon = lhs[1]
-
-    tree, problem = _resolve(rhs, lhs_canon)
-    if problem:
-        return EquationVerdict(False, problem[0], problem[1])
-
-    convention = _matches(tree)
+        lhs, rhs = _read(spec, text)
+        tree = _resolve(spec, rhs, lhs, allowed)
+    except _Problem as problem:
+        return EquationVerdict(False, problem.key, problem.params)
+    convention = _matches(ref, tree)
     if convention:
         return EquationVerdict(True, "equation.ok", {"convention": convention})
-    key, params = _diagnose(tree)
+    key, params = _diagnose(ref, tree)
     return EquationVerdict(False, key, params)

@@ -459,7 +459,7 @@ def _grade_mapping(spec, given, expected):
 def _grade_equation(spec, given, expected):
     if not isinstance(given, str):
         return Verdict(0.0, "quiz.not_text", {"given": echo(given)})
-    verdict = check_equation(given)
+    verdict = check_equation(given, spec.get("equation"), expected)
     params = {k: v for k, v in verdict.params.items() if isinstance(v, (str, int, float))}
     return Verdict(1.0 if verdict.ok else 0.0, verdict.message, params)
 

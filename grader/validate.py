@@ -48,6 +48,21 @@ def mistake_folder(course, mistake, variant: Path, dest: Path) -> Path:
     return dest
 
 
+def _equation_problems(course, exercises) -> list[str]:
+    """An equation question whose answer-key answer cannot serve as its reference."""
+    from grader.equation import reference_problem
+
+    questions = [spec for exercise in exercises if exercise.is_quiz for spec in exercise.checks
+                 if (spec.question or {}).get("format") == "equation"]
+    key = (course.answer_key() or {}) if questions else {}
+    problems = []
+    for spec in questions:
+        problem = reference_problem(spec.question.get("equation"), key.get(spec.id))
+        if problem:
+            problems.append(f"{course.answer_key_path.name}: {spec.id}: {problem}")
+    return problems
+
+
 def validate_course(course, only=(), echo=print) -> ValidationReport:
     report = ValidationReport()
     exercises = course.select(only)
@@ -65,6 +80,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                         report.problems.append(f"check {ex.id}.{c.name} broke on {folder.name}: {c.internal}")
             return result
 
+        report.problems.extend(_equation_problems(course, exercises))
         reference = grade(reference_folder(course, tmp / "reference"), ids)
         for ex in reference.exercises:
             for c in ex.checks:

@@ -1,4 +1,7 @@
-"""Tests for grader/equation.py: the step equation is checked for meaning."""
+"""Tests for grader/equation.py on the bundled course's step equation: checked for meaning.
+
+The question's ``equation:`` mapping comes from exercises/quiz.yaml and the reference from
+the answer key, as in grading; tests/test_equation_generic.py covers other questions."""
 
 from __future__ import annotations
 
@@ -10,9 +13,17 @@ import pytest
 import yaml
 
 from grader import equation
-from grader.equation import EquationVerdict, check_equation
+from grader.equation import EquationVerdict
 
-LOCALES = Path(__file__).resolve().parents[1] / "grader" / "locales"
+ROOT = Path(__file__).resolve().parents[1]
+LOCALES = ROOT / "grader" / "locales"
+QUESTION = next(q for q in yaml.safe_load((ROOT / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
+                if q["key"] == "step_equation")["equation"]
+REFERENCE = "h_t = tanh(x_t @ W_x + h_{t-1} @ W_h + b)"
+
+
+def check_equation(text, question=None):
+    return equation.check_equation(text, question or QUESTION, REFERENCE)
 
 
 def _catalogue(lang):
@@ -106,7 +117,8 @@ def test_reference_answer_key_passes():
     if not path.exists():
         pytest.skip("no answer key in this checkout")
     key = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert check_equation(key["step_equation"]).ok
+    assert equation.check_equation(key["step_equation"], QUESTION, key["step_equation"]).ok
+    assert equation.reference_problem(QUESTION, key["step_equation"]) is None
 
 
 # --------------------------------------------------------------------------
@@ -115,10 +127,10 @@ def test_reference_answer_key_passes():
 
 REJECTED = [
     # h_t on the right
-    ("h_t = tanh(x_t W_x + h_t W_h + b)", "equation.uses_h_t"),
-    ("h_t = tanh(W_h h_t + W_x x_t + b)", "equation.uses_h_t"),
-    ("tanh(W_h h(t) + W_x x_t + b)", "equation.uses_h_t"),
-    ("h_t = tanh(W_h h_t - 1 + W_x x_t + b)", "equation.uses_h_t"),
+    ("h_t = tanh(x_t W_x + h_t W_h + b)", "equation.uses_result_not_previous"),
+    ("h_t = tanh(W_h h_t + W_x x_t + b)", "equation.uses_result_not_previous"),
+    ("tanh(W_h h(t) + W_x x_t + b)", "equation.uses_result_not_previous"),
+    ("h_t = tanh(W_h h_t - 1 + W_x x_t + b)", "equation.uses_result_not_previous"),
     # missing terms
     ("h_t = tanh(h_{t-1} W_h + b)", "equation.missing_term"),
     ("h_t = tanh(W_x x_t + b)", "equation.missing_term"),
@@ -147,9 +159,9 @@ REJECTED = [
     (r"h_t = \tanh(\mathbf{W}_h \mathbf{h}_{t-1} + \mathbf{x}_t \mathbf{W}_x + \mathbf{b})",
      "equation.mixed_conventions"),
     # swapped weights
-    ("h_t = tanh(x_t W_h + h_{t-1} W_x + b)", "equation.swapped_weights"),
-    ("h_t = tanh(W_x h_{t-1} + W_h x_t + b)", "equation.swapped_weights"),
-    ("h_t = tanh(W_xh h_{t-1} + W_hh x_t + b)", "equation.swapped_weights"),
+    ("h_t = tanh(x_t W_h + h_{t-1} W_x + b)", "equation.swapped"),
+    ("h_t = tanh(W_x h_{t-1} + W_h x_t + b)", "equation.swapped"),
+    ("h_t = tanh(W_xh h_{t-1} + W_hh x_t + b)", "equation.swapped"),
     # transposes
     ("h_t = tanh(x_t W_x + h_{t-1} W_h^T + b)", "equation.transposed"),
     ("h_t = tanh(x_t @ W_x + h_prev @ W_h.T + b)", "equation.transposed"),
@@ -196,7 +208,7 @@ def test_rejected_with_diagnosis(text, key):
 
 def test_swap_is_caught_even_when_shapes_allow_it():
     # with d == H the swapped form evaluates; it must still be wrong
-    assert check_equation("tanh(x_t W_h + h_{t-1} W_x + b)").message == "equation.swapped_weights"
+    assert check_equation("tanh(x_t W_h + h_{t-1} W_x + b)").message == "equation.swapped"
 
 
 def test_missing_term_names_what_is_missing():
@@ -206,14 +218,23 @@ def test_missing_term_names_what_is_missing():
 
 def test_unknown_symbol_is_named():
     verdict = check_equation("h_t = tanh(W_h h_{t-1} + W_x x_t + W_o + b)")
-    assert verdict.params == {"symbol": "W_o"}
+    assert verdict.params == {"symbol": "W_o", "allowed": "x_t, W_x, h_{t-1}, W_h, b"}
 
 
-def test_transposed_form_can_be_switched_off(monkeypatch):
-    monkeypatch.setattr(equation, "_TRIALS",
-                        {k: v for k, v in equation._TRIALS.items() if k != "transposed"})
-    assert not check_equation("h_t = tanh(x_t W_x^T + h_{t-1} W_h^T + b)").ok
-    assert check_equation("h_t = tanh(x_t W_x + h_{t-1} W_h + b)").ok
+def test_swap_names_the_two_symbols():
+    verdict = check_equation("h_t = tanh(x_t W_h + h_{t-1} W_x + b)")
+    assert verdict.params == {"first": "W_x", "second": "W_h"}
+
+
+def test_result_on_the_right_names_the_previous_state():
+    verdict = check_equation("h_t = tanh(x_t W_x + h_t W_h + b)")
+    assert verdict.params == {"result": "h_t", "previous": "h_{t-1}"}
+
+
+def test_transposed_form_can_be_switched_off():
+    question = dict(QUESTION, conventions=["row", "column"])
+    assert not check_equation("h_t = tanh(x_t W_x^T + h_{t-1} W_h^T + b)", question).ok
+    assert check_equation("h_t = tanh(x_t W_x + h_{t-1} W_h + b)", question).ok
 
 
 # --------------------------------------------------------------------------
@@ -276,7 +297,7 @@ def test_deterministic():
 def test_internal_error_becomes_a_verdict(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("bug")
-    monkeypatch.setattr(equation, "_normalise", boom)
+    monkeypatch.setattr(equation, "normalise", boom)
     verdict = check_equation("h_t = tanh(W_h h_{t-1} + W_x x_t + b)")
     assert verdict.ok is False and verdict.message == "equation.unparsable"
 
@@ -304,9 +325,9 @@ def test_returned_keys_render_in_both_languages(lang):
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
         assert fields <= set(verdict.params), (verdict, template)
         assert template.format(**verdict.params)
-    assert seen >= {"equation.ok", "equation.uses_h_t", "equation.missing_bias",
+    assert seen >= {"equation.ok", "equation.uses_result_not_previous", "equation.missing_bias",
                     "equation.wrong_activation", "equation.mixed_conventions",
-                    "equation.swapped_weights", "equation.missing_term",
+                    "equation.swapped", "equation.missing_term", "equation.unknown_symbol",
                     "equation.unparsable", "equation.shape_error", "equation.wrong"}
 
 
@@ -321,7 +342,8 @@ def test_messages_do_not_spell_out_the_equation():
 
 def test_trials_have_rectangular_and_square_shapes():
     # d != H makes shape errors show up; d == H lets a swap evaluate to (wrong) numbers
+    trials = equation._reference(QUESTION, REFERENCE).trials
     for name in ("row", "column"):
-        shapes = {env["wx"].shape for env, _ in equation._TRIALS[name]}
+        shapes = {env["wx"].shape for trial, env, _ in trials if trial.convention == name}
         assert any(a == b for a, b in shapes), name
         assert any(a != b for a, b in shapes), name

@@ -35,7 +35,9 @@ LIST = {"key": "shared_parameters", "format": "list",
 INT = {"key": "params_rnn", "format": "int"}
 NUMBER = {"key": "scalar_last_state", "format": "number"}
 MAPPING = {"key": "match_outputs", "format": "mapping", "choices": ["A", "B", "C", "D"]}
-EQUATION = {"key": "step_equation", "format": "equation"}
+EQUATION = {k: v for k, v in next(q for q in yaml.safe_load(
+    (Path(__file__).resolve().parents[1] / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
+    if q["key"] == "step_equation").items() if k in ("key", "format", "equation")}
 
 SHARED = ["W_x", "W_h", "b"]
 MATCH = {"classification": "A", "tagging": "B", "next_step": "C", "seq2seq": "D"}
@@ -424,13 +426,21 @@ def test_equation_accepted():
     ("h_t = tanh(x_t W_x + h_{t-1} W_h)", "equation.missing_bias"),
     ("h_t = tanh(W_h h_{t-1} + x_t W_x + b)", "equation.mixed_conventions"),
     ("h_t = sigmoid(x_t W_x + h_{t-1} W_h + b)", "equation.wrong_activation"),
-    ("h_t = tanh(x_t W_x + h_t W_h + b)", "equation.uses_h_t"),
-    ("h_t = tanh(x_t W_h + h_{t-1} W_x + b)", "equation.swapped_weights"),
+    ("h_t = tanh(x_t W_x + h_t W_h + b)", "equation.uses_result_not_previous"),
+    ("h_t = tanh(x_t W_h + h_{t-1} W_x + b)", "equation.swapped"),
     ("h_t = tanh(", "equation.unparsable"),
 ])
 def test_equation_rejected(given, key):
-    verdict = grade(EQUATION, given, "unused")
+    verdict = grade(EQUATION, given, "h_t = tanh(x_t @ W_x + h_{t-1} @ W_h + b)")
     assert (verdict.fraction, verdict.message) == (0.0, key)
+
+
+def test_equation_without_a_usable_reference_is_the_course_fault():
+    """A broken answer key is named as such, not charged to the student as a wrong answer."""
+    verdict = grade(EQUATION, "h_t = tanh(x_t W_x + h_{t-1} W_h + b)", "h_t = tanh(x_t W_q + b)")
+    assert (verdict.fraction, verdict.message) == (0.0, "equation.bad_question")
+    assert "W_q" in verdict.params["problem"]
+    assert grade({"key": "eq", "format": "equation"}, "y = x", "y = x").message == "equation.bad_question"
 
 
 @pytest.mark.parametrize("given", [42, 1.5, True, ["h_t = tanh(x_t W_x + h_{t-1} W_h + b)"], {"eq": "x"}])
@@ -546,6 +556,8 @@ def test_reference_answer_key_gets_full_marks():
     for name, value in key.items():
         fmt = formats.get(name) or ("bool" if name.startswith("tf_") else "int")
         spec = {"key": name, "format": fmt}
+        if fmt == "equation":
+            spec = EQUATION
         if fmt == "list":
             spec["options"] = ["W_x", "W_h", "b", "x_t", "h_t", "h_0"]
         verdict = grade(spec, value, value)
