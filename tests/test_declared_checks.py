@@ -1,5 +1,5 @@
 """The declared gradient kind, counterexample builders from declared specs, and the stats course
-(tests/courses/stats: three exercises declared in YAML only) graded end to end through the CLI."""
+(tests/courses/stats: three exercises declared in YAML only, and a quiz) graded end to end through the CLI."""
 
 from __future__ import annotations
 
@@ -47,21 +47,21 @@ def with_mistake(tmp_path: Path, exercise: str, name: str) -> Path:
 def test_validate_the_stats_course():
     code, out, err = cli("validate", "--course", STATS)
     assert code == 0, out + err
-    assert "reference  20/20" in out and "stubs      0/20" in out
+    assert "reference  23/23" in out and "stubs      0/23" in out
     assert "17 known mistakes" in out and "0 problems" in out
 
 
 def test_list_the_stats_course():
     code, out, err = cli("list", "--course", STATS)
     assert code == 0, err
-    assert [line.split()[0] for line in out.splitlines()[:3]] == ["standardize", "distances", "distances_grad"]
+    assert [line.split()[0] for line in out.splitlines()[:4]] == ["standardize", "distances", "distances_grad", "quiz"]
 
 
 def test_reference_scores_full_marks_and_stubs_zero(tmp_path):
     code, out, err = cli("check", "--course", STATS, REFERENCE, "--format", "json", "--output", tmp_path / "r.json")
     report = json.loads((tmp_path / "r.json").read_text())
     assert code == 0, out + err
-    assert report["score"] == report["max_score"] == 20
+    assert report["score"] == report["max_score"] == 23
     code, _, _ = cli("check", "--course", STATS, STATS / "exercises" / "stubs", "--format", "json",
                      "--output", tmp_path / "s.json")
     assert json.loads((tmp_path / "s.json").read_text())["score"] == 0
