@@ -157,6 +157,18 @@ def test_memory_output_and_file_bombs(fast_grader, tmp_path, body):
     assert len(result.exercises[0].output) < 10_000
 
 
+def test_a_module_that_prints_past_the_capture_limit_still_imports(fast_grader, tmp_path):
+    """Past the 16 MiB file-size limit of the capture, writes fail with EFBIG; the print must
+    not raise into the student's import (it used to cost every exercise of the file)."""
+    folder = copy_reference(tmp_path / "chatty")
+    with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:
+        fh.write("\nfor _ in range(40):\n    print('x' * (2**20))\nimport sys\nsys.stderr.write('y' * 2**20)\n")
+    result = fast_grader.grade(load_submission(folder, tmp_path / "work"), ["step"])
+    step = result.exercises[0]
+    assert step.score == step.max_score, [(c.name, c.rendered("en")) for c in step.checks if not c.passed]
+    assert "more bytes" in step.output and len(step.output) < 100_000
+
+
 def test_fork_bomb_is_contained(fast_grader, tmp_path):
     code = """
     def rnn_step(x_t, h_prev, W_x, W_h, b):

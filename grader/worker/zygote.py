@@ -30,6 +30,7 @@ Requests to a session's child (``wire`` frames), one reply frame per call:
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -309,10 +310,42 @@ def flush_output():
             pass
 
 
+class CappedStream:
+    """sys.stdout / sys.stderr of a child: past the file-size limit the capture file refuses
+    writes (EFBIG); what no longer fits is dropped, so a module that prints too much still
+    imports (the report keeps the first part of the output and says how much more there was)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):       # encoding, fileno, isatty, buffer ...
+        return getattr(self._stream, name)
+
+
 def redirect_output(capture_fd):
     flush_output()
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
+    sys.stdout, sys.stderr = CappedStream(sys.__stdout__), CappedStream(sys.__stderr__)
     null = os.open(os.devnull, os.O_RDONLY)
     if null != 0:  # a student reading stdin gets EOF, not the grader's pipe
         os.dup2(null, 0)
