@@ -345,7 +345,6 @@ def redirect_output(capture_fd):
     flush_output()
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
-    sys.stdout, sys.stderr = CappedStream(sys.__stdout__), CappedStream(sys.__stderr__)
     null = os.open(os.devnull, os.O_RDONLY)
     if null != 0:  # a student reading stdin gets EOF, not the grader's pipe
         os.dup2(null, 0)
@@ -618,6 +617,8 @@ def prepare_children():
     # Notebook code may call these IPython helpers; they do nothing here.
     builtins.display = lambda *a, **k: None
     builtins.get_ipython = lambda: None
+    # Before the snapshot: the streams every child starts with (redirect_output points them at its capture).
+    sys.stdout, sys.stderr = CappedStream(sys.__stdout__), CappedStream(sys.__stderr__)
     compile_once()
     MODULES_AT_FORK = process_state.modules_snapshot()
 
