@@ -31,6 +31,7 @@ from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
+from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
 
 MAX_ANSWERS_BYTES = 256 * 1024
@@ -39,6 +40,9 @@ MISSING = object()   # no student with a function that behaved alike came before
 SEARCHABLE = ("cmp.", "prop.", "err.exception")
 DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
 STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
+# Functions of exercises that lost points are answered by the reference in later exercises
+# (grader/stand_ins.py); GRADER_STAND_INS=0 grades every exercise with the student's own.
+STAND_INS = os.environ.get("GRADER_STAND_INS", "1") != "0"
 
 
 @dataclass
@@ -153,7 +157,8 @@ class Grader:
         exercises = [e for e in exercises if e not in by_instructor]
         shared = shares_one_child(submission)
         right_after = self.hidden_right_after(shared)
-        with self.worker.staged(submission.root) as self._root, self._sharing(shared):
+        self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
+        with self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins():
             pending = []
             for exercise in exercises:
                 t0 = time.perf_counter()
@@ -187,6 +192,15 @@ class Grader:
                                 isolation=self.isolation, elapsed=time.perf_counter() - start)
 
     @contextlib.contextmanager
+    def _stand_ins(self):
+        """Answers to the submission's stand-in calls (grader/stand_ins.py); a kit has no reference."""
+        self.worker.stand_in_handler = None if self.kit or not STAND_INS else StandInAnswers(self.runtime, self.course)
+        try:
+            yield
+        finally:
+            self.worker.stand_in_handler = None
+
+    @contextlib.contextmanager
     def _sharing(self, shared: bool):
         self.worker.share_children = shared
         try:
@@ -201,21 +215,29 @@ class Grader:
         cannot be graded at all, else a _Graded waiting for its hidden checks."""
         module = submission.module_for(exercise.file)
         if module is None:
+            self._lost.add(exercise.id)
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in submission.rejected:   # refused at loading (its encoding): the keyed message
+            self._lost.add(exercise.id)
             return failed_exercise(exercise, submission.rejected[module])
         if module in self._import_failures:
+            self._lost.add(exercise.id)
             return self._import_failed(exercise, submission, self._import_failures[module])
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
                                      exercise=exercise.id)
+        if self.worker.stand_in_handler is not None:
+            student.stand_ins = stand_ins_for(self.course, exercise, self._lost)
         plan = self.plan(exercise)
         error = student.open(plan=plan.visible)
         if error is not None:
+            self._lost.add(exercise.id)
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
+        if not all(c.passed for c in checks.values()):
+            self._lost.add(exercise.id)
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
         # A mistake is named from the visible checks' calls alone, unless its catalogue entry
@@ -237,6 +259,8 @@ class Grader:
             student.open(fresh=False, plan=graded.plan.hidden)   # the module as the visible checks left it
             checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
             student.finish_plan()
+            if not all(checks[spec.id].passed for spec in hidden):
+                self._lost.add(exercise.id)
         student.close()
         calls = graded.visible_calls
         hidden_calls = ctx.calls if self._hidden_evidence(exercise) else []
@@ -277,6 +301,7 @@ class Grader:
         ctx.student = self.worker.module(self._root, module, ctx.exercise.timeout, self._deadline,
                                          slot=f"{ctx.exercise.id}#search", exercise=ctx.exercise.id)
         ctx.student.keep_output = False
+        ctx.student.stand_ins = graded_student.stand_ins
         try:
             self._search_counterexamples(ctx, checks)
         finally:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.sandbox import Cgroup, Isolation, choose_isolation, worker_preexec
+from grader.stand_ins import answer_stand_in
 from grader.worker import wire
 
 DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
@@ -173,6 +174,7 @@ class Worker:
         # outside its own modules: its exercises may then share one child (see Grader.grade).
         self.share_children = False
         self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
+        self.stand_in_handler = None   # answers calls to stand-ins (grader/stand_ins.py), set per submission
         self.restarts = 0
         self.received = 0   # bytes of replies accepted from the submission being graded
         _remove_stale_exchanges()
@@ -294,7 +296,7 @@ class Worker:
     # ------------------------------------------------------------ the session's child
 
     def exchange(self, message: dict | None, timeout: float, replies: int, key=None,
-                 deadline: float | None = None) -> list[dict]:
+                 deadline: float | None = None, stand_ins: tuple = ()) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
         a crash (it died or closed its pipe) or a protocol error (a garbled reply).
@@ -304,7 +306,11 @@ class Worker:
         the child goes on.
 
         ``key``: (a tag, the objects the message was built from). Every student gets the
-        same test cases, so the frame is packed once per run and reused."""
+        same test cases, so the frame is packed once per run and reused.
+
+        ``stand_ins``: the (module, function) pairs the request installed in the child; its
+        calls to them come back as requests the grader answers (grader/stand_ins.py) while
+        the reply is awaited, within the same time."""
         session = self.session
         answers = []
         limit = float("inf") if deadline is None else deadline + REPLY_SLACK
@@ -316,7 +322,7 @@ class Worker:
             if message is not None:   # None: more replies to a request already sent
                 wire.write_frame(session.to_child, self._frame(message, key), until())
             while len(answers) < replies:
-                answers.append(self._reply(session, until()))
+                answers.append(self._reply(session, until(), stand_ins))
         except wire.Timeout:
             _, output = self.end_session()
             kind = "time_limit" if time.monotonic() >= limit else "timeout"
@@ -329,14 +335,19 @@ class Worker:
             answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
 
-    def _reply(self, session: Session, deadline: float) -> dict:
-        """The child's next reply, or the refusal of one over the submission's budget."""
-        try:
-            reply = checked(session.replies.recv(deadline, limit=self.limits.reply_limit(self.received)))
-        except wire.TooLarge as refused:
-            return {"ok": False, "error": self.limits.refusal(refused.size)}
-        self.received += session.replies.last_size
-        return reply
+    def _reply(self, session: Session, deadline: float, stand_ins: tuple = ()) -> dict:
+        """The child's next reply, or the refusal of one over the submission's budget. Calls
+        to stand-ins on the way are answered here, by the handler the grader set."""
+        while True:
+            try:
+                reply = checked(session.replies.recv(deadline, limit=self.limits.reply_limit(self.received)))
+            except wire.TooLarge as refused:
+                return {"ok": False, "error": self.limits.refusal(refused.size)}
+            self.received += session.replies.last_size
+            if "stand_in" not in reply:
+                return reply
+            answer = answer_stand_in(self.stand_in_handler, reply, stand_ins)
+            wire.write_frame(session.to_child, answer, deadline)
 
     def _frame(self, message: dict, key) -> bytes:
         if key is None:
@@ -437,6 +448,7 @@ class StudentModule:
         self._replies: list = []
         self._cursor = 0
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
+        self.stand_ins: tuple = ()    # (module, function) of other exercises answered by the grader
 
     def open(self, fresh: bool = True, plan: tuple = ()) -> dict | None:
         """Import the module in the submission's child (a fresh one if there is none, if
@@ -461,7 +473,7 @@ class StudentModule:
                 "kind": "protocol", "message": "malformed reply"}
         self._session = self.worker.sessions if self.import_error is None else None
         if plan and self.import_error is None and self.worker.session is not None:
-            answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline)
+            answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline, stand_ins=self.stand_ins)
             self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
         return self.import_error
 
@@ -469,6 +481,8 @@ class StudentModule:
         session = self.worker.session
         fresh = fresh or self._session != self.worker.sessions
         message = {"op": "import", "module": self.module, "slot": self.slot, "fresh": fresh}
+        if self.stand_ins:
+            message["stand_ins"] = [list(pair) for pair in self.stand_ins]
         if plan:
             message["calls"] = [{"func": p.func, "args": list(p.case.args), "kwargs": p.case.kwargs,
                                  "return_args": True, "reuse_args": p.reuse_args} for p in plan]
@@ -476,7 +490,8 @@ class StudentModule:
         def key(check: bool, fresh: bool):
             if not plan:
                 return None
-            return (("import", self.slot, self.module, check, fresh, tuple((p.func, p.reuse_args) for p in plan)),
+            return (("import", self.slot, self.module, check, fresh, self.stand_ins,
+                     tuple((p.func, p.reuse_args) for p in plan)),
                     tuple(p.case for p in plan))
 
         if (session is not None and session.root == self.root
@@ -487,7 +502,8 @@ class StudentModule:
             # (Worker.share_children): what its calls left where process_state does not look
             # (a module it does not watch, C memory) would stay there.
             session.owner = self.exercise
-            answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline)
+            answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline,
+                                           self.stand_ins)
             first = answers[0]
             if first.get("ok") and not first.get("tainted") and len(answers) == 2:
                 return answers[1]
@@ -498,7 +514,7 @@ class StudentModule:
                 return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
             self.worker.session.owner = self.exercise
             reply = self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
-                                         self.deadline)[0]
+                                         self.deadline, self.stand_ins)[0]
             # A fresh child that died without saying how went down with a worker a student
             # had killed (its sandbox is torn down a moment later): once more, on a new one.
             dead = not reply.get("ok") and reply.get("error", {}).get("kind") == "crash"
@@ -565,7 +581,7 @@ class StudentModule:
                    "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
         key = None if cache_as is None else (("batch", self.slot, tuple(f for f, _, _ in calls), return_args),
                                              tuple(cache_as))
-        answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline)
+        answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline, self.stand_ins)
         results = []
         for reply, (_, args, kwargs) in zip(answers, calls):
             try:
@@ -633,7 +649,7 @@ class StudentModule:
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
         message["module"] = self.slot
-        return self._result(self.worker.exchange(message, timeout, 1, key, self.deadline)[0])
+        return self._result(self.worker.exchange(message, timeout, 1, key, self.deadline, self.stand_ins)[0])
 
     def _result(self, reply: dict, note_output: bool = True, count_failure: bool = True) -> CallResult:
         if note_output:

@@ -30,6 +30,7 @@ Requests to a session's child (``wire`` frames), one reply frame per call:
 
 from __future__ import annotations
 
+import builtins
 import errno
 import gc
 import json
@@ -259,7 +260,7 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
     apply_limits(open_request.get("limits") or {})
     redirect_output(capture_fd)
     harness = Harness(reply_fd, capture_fd, open_request)
-    requests = wire.Reader(request_fd)
+    requests = harness.requests = wire.Reader(request_fd)
     while True:
         try:
             request = requests.recv(lazy=("calls",))
@@ -367,6 +368,7 @@ class Harness:
         sys.modules["_grader_process_state"] = sys.modules.pop("process_state")
         sys.modules["_grader_confine"] = sys.modules.pop("confine")
         os.chdir(root)
+        self.requests = None    # the reader of the grader's requests (child_main)
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
         self.sandboxed = bool(open_request.get("sandboxed"))
         self.baseline = process_state.baseline(self.sandboxed, MODULES_AT_FORK)
@@ -405,8 +407,12 @@ class Harness:
         if request.get("fresh", True) or slot not in self.modules:
             # What one exercise's calls leave in module globals stays with that exercise.
             self.forget_student_modules()
+            stand_ins = [pair for pair in request.get("stand_ins") or () if type(pair) is list and len(pair) == 2]
             try:
+                self.install_stand_ins([p for p in stand_ins if p[0] != name])
                 self.modules[slot] = importlib.import_module(name)
+                for _, func in (p for p in stand_ins if p[0] == name):   # a function of its own file
+                    setattr(self.modules[slot], func, self.stand_in(name, func, getattr(self.modules[slot], func, None)))
             except BaseException as exc:  # noqa: BLE001 -- student code may raise anything
                 self.modules.pop(slot, None)
                 self.reply({"ok": True, "error": describe_exception(exc, self.root)})
@@ -414,6 +420,60 @@ class Harness:
         self.reply({"ok": True, "error": None})
         if request.get("calls"):   # the exercise's plan, in the same request
             self.handle({"op": "batch", "module": slot, "calls": request["calls"]})
+
+    def install_stand_ins(self, pairs):
+        """Functions of other exercises the student got wrong, answered by the grader (its
+        reference) while this exercise is graded, so that one mistake costs marks where it is
+        (grader/stand_ins.py). A module that fails to import, or is missing, becomes an empty
+        one holding only the stand-ins; it is the student's, so the next exercise forgets it."""
+        import importlib
+        import types
+
+        for module_name, func in pairs:
+            module = sys.modules.get(module_name)
+            if module is None:
+                try:
+                    module = importlib.import_module(module_name)
+                except BaseException:  # noqa: BLE001 -- a broken file costs its own exercises only
+                    module = types.ModuleType(module_name)
+                    module.__file__ = os.path.join(self.root, module_name + ".py")
+                    sys.modules[module_name] = module
+            setattr(module, func, self.stand_in(module_name, func, getattr(module, func, None)))
+
+    def stand_in(self, module_name, func, original):
+        harness = self
+
+        def stand_in(*args, **kwargs):
+            try:
+                frame = wire.pack({"ok": True, "stand_in": [module_name, func], "args": list(args), "kwargs": kwargs})
+            except Exception:  # noqa: BLE001 -- values the wire cannot carry: the student's own function
+                frame = None
+            if frame is None or len(frame) > wire.MAX_FRAME:
+                if callable(original):
+                    return original(*args, **kwargs)
+                raise TypeError(f"{func}() got arguments it cannot take")
+            _write_all(harness.reply_fd, frame)
+            answer = harness.requests.recv()
+            if type(answer) is not dict or answer.get("stand_in") is not True:
+                os._exit(70)    # the exchange is out of step: nothing after it can be trusted
+            if answer.get("fallback") and callable(original):
+                return original(*args, **kwargs)   # a call the reference cannot take: theirs
+            error = answer.get("error")
+            if error is not None:
+                kind = getattr(builtins, str(error[0]), None) if type(error) is list and error else None
+                if not (isinstance(kind, type) and issubclass(kind, Exception)):
+                    kind = RuntimeError
+                text = str(error[1]) if type(error) is list and len(error) > 1 else ""
+                try:
+                    exc = kind(text)
+                except Exception:  # noqa: BLE001 -- a type that wants other arguments
+                    exc = RuntimeError(text)
+                raise exc
+            return answer.get("value")
+
+        stand_in.__name__ = stand_in.__qualname__ = func
+        stand_in.__module__ = module_name
+        return stand_in
 
     def forget_student_modules(self):
         self.last_call = None

@@ -1,0 +1,112 @@
+"""Stand-ins: one mistake costs marks where it is, not in every exercise that calls it.
+
+A student's ``rnn_forward`` calls their own ``rnn_step``. If that ``rnn_step`` is
+wrong, ``rnn_forward`` is wrong too, though its own logic may be right, and so
+is every exercise above it. So, once an exercise has lost points (or its file
+does not import, or is missing), each later exercise is graded with that
+exercise's functions replaced, in the sandboxed child, by *stand-ins*: small
+functions that send their arguments to the grader and return what the
+reference returns on them. The student code under grading still runs in the
+sandbox; only the broken function's answers come from the trusted side. The
+reference's code never enters the sandbox, so a student cannot read it.
+
+The trusted side bounds what it answers (this module): only the stand-ins the
+current request installed (never a function of the exercise being graded, so
+its own checks, hidden ones included, cannot be answered by the reference),
+plain data only (the wire format), arguments the reference's signature
+accepts (else the child calls the student's own function: a helper with an
+extra argument still works), a number of calls and a time per submission.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+
+import numpy as np
+
+from grader.worker import wire
+
+MAX_CALLS = 20_000        # stand-in calls per submission (the bundled course's worst case: ~3,000)
+MAX_SECONDS = 5.0         # of the grader's own time per submission spent answering them
+ARGUMENT_BYTES = 2 << 20  # arguments of one call (the bundled course's largest: 10 KiB)
+
+
+def stand_ins_for(course, exercise, lost) -> tuple:
+    """(module, function) of every function of the exercises in ``lost`` but ``exercise``."""
+    from grader.runtime import module_name
+
+    pairs = set()
+    for other_id in lost:
+        other = course.exercises.get(other_id)
+        if other is None or other.id == exercise.id or other.is_quiz:
+            continue
+        for func in other.functions:
+            if func not in exercise.functions:
+                pairs.add((module_name(other.file), func))
+    return tuple(sorted(pairs))
+
+
+def _size(value, depth=0) -> int:
+    if depth > 20:
+        return ARGUMENT_BYTES + 1
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, (list, tuple)):
+        return sum(_size(v, depth + 1) for v in value) + 8 * len(value)
+    if isinstance(value, dict):
+        return sum(_size(v, depth + 1) + len(str(k)) for k, v in value.items())
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    return 8
+
+
+class StandInAnswers:
+    """The grader's answers to one submission's stand-in calls."""
+
+    def __init__(self, runtime, course):
+        self.runtime, self.course = runtime, course
+        self.files = {}
+        from grader.runtime import module_name
+        for exercise in course.exercises.values():
+            if not exercise.is_quiz:
+                self.files[module_name(exercise.file)] = exercise.file
+        self.calls = 0
+        self.seconds = 0.0
+
+    def __call__(self, module: str, func: str, args: list, kwargs: dict) -> dict:
+        self.calls += 1
+        if self.calls > MAX_CALLS or self.seconds > MAX_SECONDS:
+            return {"error": ["RuntimeError", "too many calls to functions of other exercises"]}
+        if _size(args) + _size(kwargs) > ARGUMENT_BYTES:
+            return {"fallback": True}
+        reference = self.runtime.reference_function(self.files[module], func)
+        try:
+            inspect.signature(reference).bind(*args, **kwargs)
+        except TypeError:
+            return {"fallback": True}
+        start = time.perf_counter()
+        try:
+            with np.errstate(all="ignore"):
+                value = reference(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 -- the student's arguments may be anything
+            return {"error": [type(exc).__name__, str(exc)[:200]]}
+        finally:
+            self.seconds += time.perf_counter() - start
+        return {"value": value}
+
+
+def answer_stand_in(handler, request: dict, allowed: tuple) -> bytes:
+    """The frame that answers one stand-in call from the child (grader/runner.py)."""
+    pair = request.get("stand_in")
+    args, kwargs = request.get("args", []), request.get("kwargs", {})
+    if (handler is None or type(pair) is not list or len(pair) != 2 or tuple(pair) not in allowed
+            or type(args) is not list or type(kwargs) is not dict
+            or not all(type(k) is str for k in kwargs)):
+        answer = {"error": ["RuntimeError", "no such function"]}
+    else:
+        answer = handler(pair[0], pair[1], args, kwargs)
+    try:
+        return wire.pack({"stand_in": True, **answer})
+    except Exception:  # noqa: BLE001 -- a reference value the wire cannot carry
+        return wire.pack({"stand_in": True, "error": ["RuntimeError", "no answer"]})

@@ -1,0 +1,186 @@
+"""Fair marks: a mistake costs points where it is, not in every exercise that calls it
+(grader/stand_ins.py). Once an exercise lost points, later exercises are graded with its
+functions answered by the reference, from the trusted side."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from conftest import copy_reference
+from grader import engine
+from grader.stand_ins import MAX_CALLS, StandInAnswers, answer_stand_in, stand_ins_for
+from grader.worker import wire
+
+FULL = 165
+
+
+def scores(result):
+    return {e.id: (e.score, e.max_score) for e in result.exercises}
+
+
+def lost(result):
+    return {e.id for e in result.exercises if e.score < e.max_score}
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def no_bias(tmp_path):
+    folder = copy_reference(tmp_path / "no_bias")
+    edit(folder / "rnn_step.py", "return np.tanh(x_t @ W_x + h_prev @ W_h + b)", "return np.tanh(x_t @ W_x + h_prev @ W_h)")
+    return folder
+
+
+def test_a_wrong_rnn_step_costs_only_the_step_exercise(grade, no_bias):
+    """The issue's case: without stand-ins the score fell from 165 to 74 over eight exercises."""
+    result = grade(no_bias)
+    assert lost(result) == {"step"}, scores(result)
+    step = next(e for e in result.exercises if e.id == "step")
+    assert "step.missing_bias" in [d.id for d in step.diagnoses]
+    assert result.score == FULL - step.max_score + step.score
+
+
+def test_without_stand_ins_the_mistake_cascades(grade, no_bias, monkeypatch):
+    """The same submission graded with the student's own rnn_step everywhere: proves the
+    test above measures the stand-ins (and GRADER_STAND_INS=0 switches them off)."""
+    monkeypatch.setattr(engine, "STAND_INS", False)
+    result = grade(no_bias)
+    assert {"step", "forward", "bptt", "truncation", "birnn", "masking", "readout"} <= lost(result)
+
+
+def test_a_wrong_rnn_forward_costs_only_forward(grade, tmp_path):
+    folder = copy_reference(tmp_path / "forward")
+    edit(folder / "rnn_forward.py", "        Hs[:, t] = h\n", "        Hs[:, t] = h\n        h = 0.5 * h\n")
+    result = grade(folder)
+    assert lost(result) == {"forward"}, scores(result)
+
+
+def test_a_wrong_masked_forward_costs_only_masking(grade, tmp_path):
+    folder = copy_reference(tmp_path / "masked")
+    edit(folder / "masking.py", "        h = np.where(valid, h_new, h)\n", "        h = h_new\n")
+    result = grade(folder)
+    assert lost(result) == {"masking"}, scores(result)
+
+
+def test_a_file_that_does_not_import_costs_only_its_own_exercises(grade, tmp_path):
+    folder = copy_reference(tmp_path / "broken")
+    with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:
+        fh.write("\ndef broken(:\n")
+    result = grade(folder)
+    assert lost(result) == {"step", "scalar"}, scores(result)
+
+
+def test_a_missing_file_costs_only_its_own_exercises(grade, tmp_path):
+    folder = copy_reference(tmp_path / "missing")
+    (folder / "rnn_step.py").unlink()
+    result = grade(folder)
+    assert lost(result) == {"step", "scalar"}, scores(result)
+
+
+def test_a_helper_call_the_reference_cannot_take_runs_the_students_own(grade, tmp_path):
+    """Their rnn_step takes an extra argument their rnn_forward passes: the stand-in hands that
+    call back to their own function rather than failing forward for it."""
+    folder = copy_reference(tmp_path / "extra")
+    edit(folder / "rnn_step.py", "def rnn_step(x_t, h_prev, W_x, W_h, b):", "def rnn_step(x_t, h_prev, W_x, W_h, b, scale=1.0):")
+    edit(folder / "rnn_step.py", "return np.tanh(x_t @ W_x + h_prev @ W_h + b)",
+         "return np.tanh(scale * (x_t @ W_x + h_prev @ W_h + b)) + 0.0 * (scale == 2.0)")
+    with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:   # wrong at T == 1 only: step loses
+        fh.write("\n_rnn_step = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b, scale=1.0):\n"
+                 "    return _rnn_step(x_t, h_prev, W_x, W_h, b, scale) * (1.0 if x_t.shape[0] != 1 else 0.5)\n")
+    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)", "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)")
+    result = grade(folder)
+    assert "step" in lost(result)
+    assert "forward" in lost(result)   # their own rnn_step, with its bug, answered that call
+    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)", "h = rnn_step(X[:, t], h, W_x, W_h, b)")
+    assert "forward" not in lost(grade(folder))
+
+
+def test_a_wrong_call_to_a_stand_in_fails_with_the_exception(grade, no_bias):
+    folder = no_bias
+    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)", "h = rnn_step(X[:, t], h, W_h, W_x, b)")
+    forward = next(e for e in grade(folder, ["step", "forward"]).exercises if e.id == "forward")
+    assert forward.score < forward.max_score
+    messages = " ".join(c.rendered("en") for c in forward.checks if not c.passed)
+    assert "ValueError" in messages, messages
+
+
+def test_correct_code_gets_no_stand_ins(grade, tmp_path):
+    assert grade(copy_reference(tmp_path / "ref")).score == FULL
+
+
+# ---------------------------------------------------------------- the trusted side bounds what it answers
+
+def test_only_functions_of_other_lost_exercises_are_stood_in(course):
+    step, forward, scalar = course.exercises["step"], course.exercises["forward"], course.exercises["scalar"]
+    assert stand_ins_for(course, forward, {"step"}) == (("rnn_step", "rnn_step"),)
+    assert stand_ins_for(course, step, {"step"}) == ()          # never an exercise's own function
+    assert stand_ins_for(course, scalar, {"step"}) == (("rnn_step", "rnn_step"),)   # same file, other exercise
+    assert stand_ins_for(course, forward, {"quiz"}) == ()
+
+
+def answer(handler, request, allowed):
+    """What the child reads back: the frame answer_stand_in writes, through a pipe."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, answer_stand_in(handler, request, allowed))
+    os.close(write_end)
+    try:
+        return wire.Reader(read_end).recv()
+    finally:
+        os.close(read_end)
+
+
+@pytest.fixture
+def answers(course):
+    from grader.runtime import CourseRuntime
+    return StandInAnswers(CourseRuntime(course), course)
+
+
+def test_the_reference_answers_an_allowed_call(answers):
+    rng = np.random.default_rng(0)
+    x, h, wx, wh, b = rng.normal(size=(2, 3)), rng.normal(size=(2, 4)), rng.normal(size=(3, 4)), rng.normal(size=(4, 4)), rng.normal(size=4)
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [x, h, wx, wh, b], "kwargs": {}},
+                 (("rnn_step", "rnn_step"),))
+    assert got["stand_in"] is True
+    np.testing.assert_allclose(got["value"], np.tanh(x @ wx + h @ wh + b))
+
+
+@pytest.mark.parametrize("request_, allowed", [
+    ({"stand_in": ["rnn_step", "rnn_step"], "args": [], "kwargs": {}}, ()),                       # not installed
+    ({"stand_in": ["bptt", "rnn_backward"], "args": [], "kwargs": {}}, (("rnn_step", "rnn_step"),)),
+    ({"stand_in": "rnn_step", "args": [], "kwargs": {}}, (("rnn_step", "rnn_step"),)),
+    ({"stand_in": ["rnn_step", "rnn_step"], "args": {}, "kwargs": {}}, (("rnn_step", "rnn_step"),)),
+])
+def test_anything_else_is_refused(answers, request_, allowed):
+    got = answer(answers, {"ok": True, **request_}, allowed)
+    assert got["error"] == ["RuntimeError", "no such function"]
+
+
+def test_a_call_the_reference_cannot_bind_falls_back_to_the_students_function(answers):
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [1, 2], "kwargs": {"scale": 2}},
+                 (("rnn_step", "rnn_step"),))
+    assert got == {"stand_in": True, "fallback": True}
+
+
+def test_huge_arguments_fall_back_and_calls_are_capped(answers):
+    big = np.zeros(1 << 19)   # 4 MiB
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [big, big, big, big, big], "kwargs": {}},
+                 (("rnn_step", "rnn_step"),))
+    assert got.get("fallback") is True
+    answers.calls = MAX_CALLS
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [1, 2, 3, 4, 5], "kwargs": {}},
+                 (("rnn_step", "rnn_step"),))
+    assert got["error"][0] == "RuntimeError"
+
+
+def test_a_reference_error_comes_back_as_that_exception(answers):
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"],
+                           "args": [np.ones((2, 3)), np.ones((2, 4)), np.ones((5, 4)), np.ones((4, 4)), np.ones(4)], "kwargs": {}},
+                 (("rnn_step", "rnn_step"),))
+    assert got["error"][0] == "ValueError"
