@@ -30,7 +30,7 @@ from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
-from grader.runtime import CourseRuntime
+from grader.runtime import CourseRuntime, module_name
 from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
 
@@ -158,6 +158,7 @@ class Grader:
         shared = shares_one_child(submission)
         right_after = self.hidden_right_after(shared)
         self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
+        self._broken: set[str] = set()   # modules that do not import or are missing
         with self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins():
             pending = []
             for exercise in exercises:
@@ -216,9 +217,11 @@ class Grader:
         module = submission.module_for(exercise.file)
         if module is None:
             self._lost.add(exercise.id)
+            self._broken.add(module_name(exercise.file))
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in submission.rejected:   # refused at loading (its encoding): the keyed message
             self._lost.add(exercise.id)
+            self._broken.add(module)
             return failed_exercise(exercise, submission.rejected[module])
         if module in self._import_failures:
             self._lost.add(exercise.id)
@@ -226,11 +229,12 @@ class Grader:
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
                                      exercise=exercise.id)
         if self.worker.stand_in_handler is not None:
-            student.stand_ins = stand_ins_for(self.course, exercise, self._lost)
+            student.stand_ins = stand_ins_for(self.course, exercise, self._lost, self._broken)
         plan = self.plan(exercise)
         error = student.open(plan=plan.visible)
         if error is not None:
             self._lost.add(exercise.id)
+            self._broken.add(module)
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)

@@ -1,8 +1,8 @@
 """Stand-ins: one mistake costs marks where it is, not in every exercise that calls it.
 
-A student's ``rnn_forward`` calls their own ``rnn_step``. If that ``rnn_step`` is
-wrong, ``rnn_forward`` is wrong too, though its own logic may be right, and so
-is every exercise above it. So, once an exercise has lost points (or its file
+A student's function for one exercise often calls the one they wrote for an
+earlier exercise. If that earlier one is wrong, the later one is wrong too,
+though its own logic may be right, and so is every exercise above it. So, once an exercise has lost points (or its file
 does not import, or is missing), each later exercise is graded with that
 exercise's functions replaced, in the sandboxed child, by *stand-ins*: small
 functions that send their arguments to the grader and return what the
@@ -32,19 +32,22 @@ MAX_SECONDS = 5.0         # of the grader's own time per submission spent answer
 ARGUMENT_BYTES = 2 << 20  # arguments of one call (the bundled course's largest: 10 KiB)
 
 
-def stand_ins_for(course, exercise, lost) -> tuple:
-    """(module, function) of every function of the exercises in ``lost`` but ``exercise``."""
+def stand_ins_for(course, exercise, lost, broken=()) -> tuple:
+    """(module, function, how) for every function of the exercises in ``lost`` but
+    ``exercise``'s own; ``how`` is "empty" for a module in ``broken`` (it does not import, or
+    is missing: the child makes a module of stand-ins without importing it), else "patch"."""
     from grader.runtime import module_name
 
-    pairs = set()
+    stand_ins = set()
     for other_id in lost:
         other = course.exercises.get(other_id)
         if other is None or other.id == exercise.id or other.is_quiz:
             continue
+        module = module_name(other.file)
         for func in other.functions:
             if func not in exercise.functions:
-                pairs.add((module_name(other.file), func))
-    return tuple(sorted(pairs))
+                stand_ins.add((module, func, "empty" if module in broken else "patch"))
+    return tuple(sorted(stand_ins))
 
 
 def _size(value, depth=0) -> int:
@@ -100,7 +103,8 @@ def answer_stand_in(handler, request: dict, allowed: tuple) -> bytes:
     """The frame that answers one stand-in call from the child (grader/runner.py)."""
     pair = request.get("stand_in")
     args, kwargs = request.get("args", []), request.get("kwargs", {})
-    if (handler is None or type(pair) is not list or len(pair) != 2 or tuple(pair) not in allowed
+    if (handler is None or type(pair) is not list or len(pair) != 2
+            or tuple(pair) not in {(module, func) for module, func, _ in allowed}
             or type(args) is not list or type(kwargs) is not dict
             or not all(type(k) is str for k in kwargs)):
         answer = {"error": ["RuntimeError", "no such function"]}

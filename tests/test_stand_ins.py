@@ -119,9 +119,10 @@ def test_correct_code_gets_no_stand_ins(grade, tmp_path):
 
 def test_only_functions_of_other_lost_exercises_are_stood_in(course):
     step, forward, scalar = course.exercises["step"], course.exercises["forward"], course.exercises["scalar"]
-    assert stand_ins_for(course, forward, {"step"}) == (("rnn_step", "rnn_step"),)
+    assert stand_ins_for(course, forward, {"step"}) == (("rnn_step", "rnn_step", "patch"),)
+    assert stand_ins_for(course, forward, {"step"}, {"rnn_step"}) == (("rnn_step", "rnn_step", "empty"),)
     assert stand_ins_for(course, step, {"step"}) == ()          # never an exercise's own function
-    assert stand_ins_for(course, scalar, {"step"}) == (("rnn_step", "rnn_step"),)   # same file, other exercise
+    assert stand_ins_for(course, scalar, {"step"}) == (("rnn_step", "rnn_step", "patch"),)   # same file, other exercise
     assert stand_ins_for(course, forward, {"quiz"}) == ()
 
 
@@ -146,16 +147,16 @@ def test_the_reference_answers_an_allowed_call(answers):
     rng = np.random.default_rng(0)
     x, h, wx, wh, b = rng.normal(size=(2, 3)), rng.normal(size=(2, 4)), rng.normal(size=(3, 4)), rng.normal(size=(4, 4)), rng.normal(size=4)
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [x, h, wx, wh, b], "kwargs": {}},
-                 (("rnn_step", "rnn_step"),))
+                 (("rnn_step", "rnn_step", "patch"),))
     assert got["stand_in"] is True
     np.testing.assert_allclose(got["value"], np.tanh(x @ wx + h @ wh + b))
 
 
 @pytest.mark.parametrize("request_, allowed", [
     ({"stand_in": ["rnn_step", "rnn_step"], "args": [], "kwargs": {}}, ()),                       # not installed
-    ({"stand_in": ["bptt", "rnn_backward"], "args": [], "kwargs": {}}, (("rnn_step", "rnn_step"),)),
-    ({"stand_in": "rnn_step", "args": [], "kwargs": {}}, (("rnn_step", "rnn_step"),)),
-    ({"stand_in": ["rnn_step", "rnn_step"], "args": {}, "kwargs": {}}, (("rnn_step", "rnn_step"),)),
+    ({"stand_in": ["bptt", "rnn_backward"], "args": [], "kwargs": {}}, (("rnn_step", "rnn_step", "patch"),)),
+    ({"stand_in": "rnn_step", "args": [], "kwargs": {}}, (("rnn_step", "rnn_step", "patch"),)),
+    ({"stand_in": ["rnn_step", "rnn_step"], "args": {}, "kwargs": {}}, (("rnn_step", "rnn_step", "patch"),)),
 ])
 def test_anything_else_is_refused(answers, request_, allowed):
     got = answer(answers, {"ok": True, **request_}, allowed)
@@ -164,23 +165,57 @@ def test_anything_else_is_refused(answers, request_, allowed):
 
 def test_a_call_the_reference_cannot_bind_falls_back_to_the_students_function(answers):
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [1, 2], "kwargs": {"scale": 2}},
-                 (("rnn_step", "rnn_step"),))
+                 (("rnn_step", "rnn_step", "patch"),))
     assert got == {"stand_in": True, "fallback": True}
 
 
 def test_huge_arguments_fall_back_and_calls_are_capped(answers):
     big = np.zeros(1 << 19)   # 4 MiB
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [big, big, big, big, big], "kwargs": {}},
-                 (("rnn_step", "rnn_step"),))
+                 (("rnn_step", "rnn_step", "patch"),))
     assert got.get("fallback") is True
     answers.calls = MAX_CALLS
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [1, 2, 3, 4, 5], "kwargs": {}},
-                 (("rnn_step", "rnn_step"),))
+                 (("rnn_step", "rnn_step", "patch"),))
     assert got["error"][0] == "RuntimeError"
 
 
 def test_a_reference_error_comes_back_as_that_exception(answers):
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"],
                            "args": [np.ones((2, 3)), np.ones((2, 4)), np.ones((5, 4)), np.ones((4, 4)), np.ones(4)], "kwargs": {}},
-                 (("rnn_step", "rnn_step"),))
+                 (("rnn_step", "rnn_step", "patch"),))
     assert got["error"][0] == "ValueError"
+
+
+# ---------------------------------------------------------------- red team: asking the reference for oneself
+
+FORGE = '''
+import gc as _gc
+
+
+def _ask(module, func, *args):
+    harness = next(o for o in _gc.get_objects() if type(o).__name__ == "Harness")
+    return harness.stand_in(module, func, None)(*args)
+
+'''
+
+
+def test_a_student_cannot_ask_the_reference_for_the_exercise_being_graded(grade, tmp_path):
+    """The child's stand-in machinery is reachable from student code; the trusted side answers
+    only what the request installed, never the graded exercise's own functions."""
+    folder = copy_reference(tmp_path / "forge")
+    (folder / "rnn_step.py").write_text(FORGE + "def rnn_step(x_t, h_prev, W_x, W_h, b):\n"
+                                        "    return _ask('rnn_step', 'rnn_step', x_t, h_prev, W_x, W_h, b)\n"
+                                        "\ndef scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):\n    return []\n",
+                                        encoding="utf-8")
+    step = next(e for e in grade(folder, ["scalar", "step"]).exercises if e.id == "step")
+    assert step.score == 0, [(c.name, c.passed) for c in step.checks]
+    assert "no such function" in " ".join(c.rendered("en") for c in step.checks)
+
+
+def test_a_later_exercise_cannot_ask_for_its_own_function_either(grade, no_bias):
+    (no_bias / "rnn_forward.py").write_text(FORGE + "def rnn_forward(X, W_x, W_h, b, h0=None):\n"
+                                            "    return _ask('rnn_forward', 'rnn_forward', X, W_x, W_h, b, h0)\n",
+                                            encoding="utf-8")
+    forward = next(e for e in grade(no_bias, ["step", "forward"]).exercises if e.id == "forward")
+    assert forward.score == 0

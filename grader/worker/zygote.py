@@ -407,12 +407,11 @@ class Harness:
         if request.get("fresh", True) or slot not in self.modules:
             # What one exercise's calls leave in module globals stays with that exercise.
             self.forget_student_modules()
-            stand_ins = [pair for pair in request.get("stand_ins") or () if type(pair) is list and len(pair) == 2]
+            stand_ins = [s for s in request.get("stand_ins") or () if type(s) is list and len(s) == 3]
             try:
-                self.install_stand_ins([p for p in stand_ins if p[0] != name])
+                self.empty_modules([s for s in stand_ins if s[2] == "empty" and s[0] != name])
                 self.modules[slot] = importlib.import_module(name)
-                for _, func in (p for p in stand_ins if p[0] == name):   # a function of its own file
-                    setattr(self.modules[slot], func, self.stand_in(name, func, getattr(self.modules[slot], func, None)))
+                self.patch_stand_ins([s for s in stand_ins if s[2] == "patch"])
             except BaseException as exc:  # noqa: BLE001 -- student code may raise anything
                 self.modules.pop(slot, None)
                 self.reply({"ok": True, "error": describe_exception(exc, self.root)})
@@ -421,24 +420,42 @@ class Harness:
         if request.get("calls"):   # the exercise's plan, in the same request
             self.handle({"op": "batch", "module": slot, "calls": request["calls"]})
 
-    def install_stand_ins(self, pairs):
-        """Functions of other exercises the student got wrong, answered by the grader (its
-        reference) while this exercise is graded, so that one mistake costs marks where it is
-        (grader/stand_ins.py). A module that fails to import, or is missing, becomes an empty
-        one holding only the stand-ins; it is the student's, so the next exercise forgets it."""
-        import importlib
+    def empty_modules(self, stand_ins):
+        """Stand-ins (grader/stand_ins.py) for a file that does not import or is missing: a
+        module holding only them, put where the import would find it, never importing the
+        file. It counts as the student's, so the next exercise forgets it."""
         import types
 
-        for module_name, func in pairs:
+        for module_name, func, _ in stand_ins:
             module = sys.modules.get(module_name)
             if module is None:
-                try:
-                    module = importlib.import_module(module_name)
-                except BaseException:  # noqa: BLE001 -- a broken file costs its own exercises only
-                    module = types.ModuleType(module_name)
-                    module.__file__ = os.path.join(self.root, module_name + ".py")
-                    sys.modules[module_name] = module
-            setattr(module, func, self.stand_in(module_name, func, getattr(module, func, None)))
+                module = sys.modules[module_name] = types.ModuleType(module_name)
+                module.__file__ = os.path.join(self.root, module_name + ".py")
+            setattr(module, func, self.stand_in(module_name, func, None))
+
+    def patch_stand_ins(self, stand_ins):
+        """Once the exercise's module is imported: each function of another exercise the student
+        got wrong is replaced, in its module and wherever a student module bound it by name
+        (``from helpers import f``), by a stand-in the grader answers with its reference,
+        so that one mistake costs marks where it is. A module the exercise does not import is
+        left alone (its code does not run for this)."""
+        prefix = os.path.join(self.root, "")
+        student = [m for m in list(sys.modules.values())
+                   if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(prefix)]
+        by_name = {m.__name__: m for m in student}
+        for module_name, func, _ in stand_ins:
+            owner = by_name.get(module_name)
+            if owner is None:
+                continue
+            original = getattr(owner, func, None)
+            proxy = self.stand_in(module_name, func, original)
+            setattr(owner, func, proxy)
+            if original is None:
+                continue
+            for module in student:
+                for key, value in list(vars(module).items()):
+                    if value is original:
+                        setattr(module, key, proxy)
 
     def stand_in(self, module_name, func, original):
         harness = self
