@@ -37,7 +37,6 @@ def shape(ctx):
     case = ctx.cached("shape", lambda rng: birnn_case(rng, 2, 4, 3, 5, lens=[4, 2]))
     got = ctx.call(F, case)
     D.expect_array(got, (2, 4, 10), case, what="output")
-    ctx.assert_right_after(got, ctx.expected_for(F, case), case, "output", "holds.shape_dtype")
 
 
 @check("birnn", "forward_half")

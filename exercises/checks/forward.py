@@ -23,7 +23,6 @@ def shape_dtype(ctx):
     case = ctx.cached("shape", lambda rng: forward_case(rng, 2, 5, 3, 4))
     got = ctx.call(F, case)
     D.expect_array(got, (2, 5, 4), case, what="Hs")
-    ctx.assert_right_after(got, ctx.expected_for(F, case), case, "Hs", "holds.shape_dtype")
 
 
 @check("forward", "matches_reference")
@@ -73,5 +72,5 @@ def inputs_unchanged(ctx):
 
 @check("forward", "no_state")
 def no_state(ctx):
-    a, b = ctx.cached("state", lambda rng: (forward_case(rng, 2, 4, 3, 3), forward_case(rng, 2, 4, 3, 3, with_h0=True)))
+    a, b = ctx.cached("state", lambda rng: (forward_case(rng, 2, 4, 3, 3), forward_case(rng, 2, 4, 3, 3)))
     ctx.check_no_state(F, a, b, "Hs")
