@@ -159,6 +159,8 @@ class Grader:
         right_after = self.hidden_right_after(shared)
         self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
         self._broken: set[str] = set()   # modules that do not import or are missing
+        self._done: set[str] = set()     # exercises wholly graded
+        self._shared = shared
         with self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins():
             pending = []
             for exercise in exercises:
@@ -168,6 +170,7 @@ class Grader:
                 else:
                     outcome = self._visible_checks(exercise, submission)
                     if isinstance(outcome, ExerciseResult):
+                        self._done.add(exercise.id)
                         results[exercise.id] = outcome
                     elif right_after:
                         results[exercise.id] = self._hidden_checks(outcome)
@@ -228,8 +231,14 @@ class Grader:
             return self._import_failed(exercise, submission, self._import_failures[module])
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
                                      exercise=exercise.id)
-        if self.worker.stand_in_handler is not None:
-            student.stand_ins = stand_ins_for(self.course, exercise, self._lost, self._broken)
+        answers = self.worker.stand_in_handler
+        if answers is not None:
+            # An exercise's functions are stood in only once it is wholly graded (its hidden checks
+            # too), so nothing learnt from the reference reaches its own grading; in a shared child
+            # (plain code) nothing outlives an exercise's fresh modules, so its visible checks suffice.
+            ready = self._lost if self._shared else self._lost & self._done
+            answers.exercise = exercise.id
+            student.stand_ins = stand_ins_for(self.course, exercise, ready, submission.module_for, self._broken)
         plan = self.plan(exercise)
         error = student.open(plan=plan.visible)
         if error is not None:
@@ -258,6 +267,9 @@ class Grader:
     def _hidden_checks(self, graded: "_Graded") -> ExerciseResult:
         exercise, student, ctx, checks = graded.exercise, graded.student, graded.ctx, graded.checks
         hidden = [spec for spec in exercise.checks if spec.hidden] if self.hidden else []
+        answers = self.worker.stand_in_handler
+        if answers is not None:
+            answers.exercise = exercise.id
         if hidden:
             student.keep_output = False
             student.open(fresh=False, plan=graded.plan.hidden)   # the module as the visible checks left it
@@ -274,8 +286,10 @@ class Grader:
         if named is None:
             named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls, hidden_calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
+        self._done.add(exercise.id)
+        note = answers.note(exercise.id) if answers is not None else None
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
-                              output="".join(student.output))
+                              output="".join(student.output), notes=[note] if note else [])
 
     def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""

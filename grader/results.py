@@ -62,6 +62,7 @@ class ExerciseResult:
     problem: Message | None = None     # what stopped the whole exercise (missing file, import error)
     output: str = ""                   # what the student's code printed (escaped when shown)
     elapsed: float = 0.0
+    notes: list[Message] = field(default_factory=list)   # how it was graded (e.g. with stand-ins)
 
     @property
     def score(self) -> float:
@@ -75,6 +76,7 @@ class ExerciseResult:
         return {"id": self.id, "title": text(self.title, lang), "score": _number(self.score),
                 "max_score": _number(self.max_score), "diagnoses": [d.id for d in self.diagnoses],
                 "problem": self.problem.render(lang) if self.problem else None,
+                "notes": [n.render(lang) for n in self.notes],
                 "checks": [c.to_json(lang) for c in self.checks]}
 
 

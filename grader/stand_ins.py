@@ -32,10 +32,12 @@ MAX_SECONDS = 5.0         # of the grader's own time per submission spent answer
 ARGUMENT_BYTES = 2 << 20  # arguments of one call (the bundled course's largest: 10 KiB)
 
 
-def stand_ins_for(course, exercise, lost, broken=()) -> tuple:
+def stand_ins_for(course, exercise, lost, module_of, broken=()) -> tuple:
     """(module, function, how) for every function of the exercises in ``lost`` but
-    ``exercise``'s own; ``how`` is "empty" for a module in ``broken`` (it does not import, or
-    is missing: the child makes a module of stand-ins without importing it), else "patch"."""
+    ``exercise``'s own. ``module_of(file)``: the submission's module for a course file (one
+    module for a single file or notebook), None if missing; ``how`` is "empty" for a module in
+    ``broken`` or missing (the child makes a module of stand-ins without importing it), else
+    "patch"."""
     from grader.runtime import module_name
 
     stand_ins = set()
@@ -43,10 +45,11 @@ def stand_ins_for(course, exercise, lost, broken=()) -> tuple:
         other = course.exercises.get(other_id)
         if other is None or other.id == exercise.id or other.is_quiz:
             continue
-        module = module_name(other.file)
+        module = module_of(other.file)
+        how = "empty" if module is None or module in broken else "patch"
         for func in other.functions:
             if func not in exercise.functions:
-                stand_ins.add((module, func, "empty" if module in broken else "patch"))
+                stand_ins.add((module or module_name(other.file), func, how))
     return tuple(sorted(stand_ins))
 
 
@@ -69,21 +72,33 @@ class StandInAnswers:
 
     def __init__(self, runtime, course):
         self.runtime, self.course = runtime, course
-        self.files = {}
-        from grader.runtime import module_name
+        self.owner = {}   # function -> the exercise that asks for it
         for exercise in course.exercises.values():
-            if not exercise.is_quiz:
-                self.files[module_name(exercise.file)] = exercise.file
+            for func in exercise.functions if not exercise.is_quiz else ():
+                self.owner.setdefault(func, exercise)
         self.calls = 0
         self.seconds = 0.0
+        self.exercise = None                  # the exercise being graded (set by the engine)
+        self.used: dict[str, set] = {}        # exercise -> the functions stood in while it was graded
+
+    def note(self, exercise_id: str):
+        """What the report says of an exercise graded with stand-ins, or None."""
+        from grader.i18n import Message
+
+        funcs = sorted(self.used.get(exercise_id, ()))
+        if not funcs:
+            return None
+        owners = sorted({self.owner[f].id for f in funcs})
+        return Message("note.stand_in", functions=", ".join(funcs), exercises=", ".join(owners))
 
     def __call__(self, module: str, func: str, args: list, kwargs: dict) -> dict:
         self.calls += 1
+        self.used.setdefault(self.exercise, set()).add(func)
         if self.calls > MAX_CALLS or self.seconds > MAX_SECONDS:
             return {"error": ["RuntimeError", "too many calls to functions of other exercises"]}
         if _size(args) + _size(kwargs) > ARGUMENT_BYTES:
             return {"fallback": True}
-        reference = self.runtime.reference_function(self.files[module], func)
+        reference = self.runtime.reference_function(self.owner[func].file, func)
         try:
             inspect.signature(reference).bind(*args, **kwargs)
         except TypeError:

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import copy_reference
 from grader import engine
+from grader.runtime import module_name
 from grader.stand_ins import MAX_CALLS, StandInAnswers, answer_stand_in, stand_ins_for
 from grader.worker import wire
 
@@ -119,11 +120,11 @@ def test_correct_code_gets_no_stand_ins(grade, tmp_path):
 
 def test_only_functions_of_other_lost_exercises_are_stood_in(course):
     step, forward, scalar = course.exercises["step"], course.exercises["forward"], course.exercises["scalar"]
-    assert stand_ins_for(course, forward, {"step"}) == (("rnn_step", "rnn_step", "patch"),)
-    assert stand_ins_for(course, forward, {"step"}, {"rnn_step"}) == (("rnn_step", "rnn_step", "empty"),)
-    assert stand_ins_for(course, step, {"step"}) == ()          # never an exercise's own function
-    assert stand_ins_for(course, scalar, {"step"}) == (("rnn_step", "rnn_step", "patch"),)   # same file, other exercise
-    assert stand_ins_for(course, forward, {"quiz"}) == ()
+    assert stand_ins_for(course, forward, {"step"}, module_name) == (("rnn_step", "rnn_step", "patch"),)
+    assert stand_ins_for(course, forward, {"step"}, module_name, {"rnn_step"}) == (("rnn_step", "rnn_step", "empty"),)
+    assert stand_ins_for(course, step, {"step"}, module_name) == ()          # never an exercise's own function
+    assert stand_ins_for(course, scalar, {"step"}, module_name) == (("rnn_step", "rnn_step", "patch"),)   # same file, other exercise
+    assert stand_ins_for(course, forward, {"quiz"}, module_name) == ()
 
 
 def answer(handler, request, allowed):
@@ -219,3 +220,76 @@ def test_a_later_exercise_cannot_ask_for_its_own_function_either(grade, no_bias)
                                             encoding="utf-8")
     forward = next(e for e in grade(no_bias, ["step", "forward"]).exercises if e.id == "forward")
     assert forward.score == 0
+
+
+# ---------------------------------------------------------------- however the call is made
+
+def test_the_report_says_which_function_was_stood_in(grade, no_bias):
+    result = grade(no_bias)
+    forward = next(e for e in result.exercises if e.id == "forward")
+    assert [n.key for n in forward.notes] == ["note.stand_in"]
+    assert forward.notes[0].params == {"functions": "rnn_step", "exercises": "step"}
+    assert "Graded with a correct rnn_step" in forward.notes[0].render("en")
+    assert next(e for e in result.exercises if e.id == "step").notes == []
+    params = next(e for e in result.exercises if e.id == "params")   # calls no rnn_step: no note
+    assert params.notes == []
+
+
+@pytest.mark.parametrize("spelling", [
+    ("from rnn_step import rnn_step", "h = rnn_step(X[:, t], h, W_x, W_h, b)"),
+    ("import rnn_step as step_module", "h = step_module.rnn_step(X[:, t], h, W_x, W_h, b)"),
+    ("from rnn_step import rnn_step as cell", "h = cell(X[:, t], h, W_x, W_h, b)"),
+])
+def test_every_way_of_calling_the_dependency(grade, no_bias, spelling):
+    importing, calling = spelling
+    edit(no_bias / "rnn_forward.py", "from rnn_step import rnn_step", importing)
+    edit(no_bias / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)", calling)
+    assert lost(grade(no_bias, ["step", "forward"])) == {"step"}
+
+
+def test_a_dependency_passed_as_a_default_argument_or_closed_over(grade, no_bias):
+    edit(no_bias / "rnn_forward.py", "def rnn_forward(X, W_x, W_h, b, h0=None):",
+         "def _unroll(step):\n    def run(X, W_x, W_h, b, h0=None, cell=step):\n        return _forward(X, W_x, W_h, b, h0, cell, step)\n"
+         "    return run\n\n\ndef _forward(X, W_x, W_h, b, h0, cell, step):\n    assert cell is step\n"
+         "    B, T, _ = X.shape\n    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0\n    Hs = np.zeros((B, T, W_h.shape[0]))\n"
+         "    for t in range(T):\n        h = cell(X[:, t], h, W_x, W_h, b)\n        Hs[:, t] = h\n    return Hs\n\n\n"
+         "rnn_forward = _unroll(rnn_step)\n\n\ndef _unused(X, W_x, W_h, b, h0=None):")
+    assert lost(grade(no_bias, ["step", "forward"])) == {"step"}
+
+
+def test_a_single_file_submission(grade, tmp_path, no_bias):
+    """One module holds every function: the stand-in replaces rnn_step in that module's globals."""
+    parts = []
+    for name in ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn"):
+        text = (no_bias / f"{name}.py").read_text(encoding="utf-8")
+        parts.append("\n".join(line for line in text.splitlines() if not line.startswith("from ")))
+    single = tmp_path / "all.py"
+    single.write_text("\n\n".join(parts), encoding="utf-8")
+    result = grade(single)
+    assert lost(result) - {"quiz"} == {"step"}, scores(result)
+
+
+def test_what_a_later_exercise_learns_from_the_reference_never_reaches_the_earlier_one(grade, no_bias):
+    """The attack of issue 12: forward's code asks the stand-in for rnn_step on every input it can
+    think of and leaves the answers where step's code could look (a file in /tmp, a module global
+    of rnn_step, an environment variable); step's rnn_step returns them when it finds any. Step is
+    wholly graded (hidden checks included) before any stand-in exists, and each exercise gets a
+    fresh child and /tmp: it still loses its points. The same with plain code in one child."""
+    with open(no_bias / "rnn_step.py", "a", encoding="utf-8") as fh:
+        fh.write("\n_wrong = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b):\n"
+                 "    import os, pickle\n"
+                 "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"
+                 "    except Exception:\n        pass\n"
+                 "    if os.environ.get('STOLEN'):\n        return _wrong(x_t, h_prev, W_x, W_h, b) * 0 + 1\n"
+                 "    return _wrong(x_t, h_prev, W_x, W_h, b)\n")
+    with open(no_bias / "rnn_forward.py", "a", encoding="utf-8") as fh:
+        fh.write("\n_real_forward = rnn_forward\n\ndef rnn_forward(X, W_x, W_h, b, h0=None):\n"
+                 "    import os, pickle\n    Hs = _real_forward(X, W_x, W_h, b, h0)\n"
+                 "    os.environ['STOLEN'] = '1'\n"
+                 "    with open('/tmp/answers.pkl', 'wb') as f:\n"
+                 "        pickle.dump({X[:, t].tobytes(): Hs[:, t] for t in range(X.shape[1])}, f)\n"
+                 "    return Hs\n")
+    result = grade(no_bias, ["step", "forward", "scalar"])
+    step = next(e for e in result.exercises if e.id == "step")
+    assert step.score < step.max_score and not any(c.passed for c in step.checks if c.name == "matches_reference")
+    assert "forward" not in lost(result)

@@ -53,7 +53,7 @@ def render_gradescope(result, lang: str) -> str:
 def _test(exercise, check, number: str, lang: str, with_diagnoses: bool) -> dict:
     title = text(check.title, lang)
     name = f"{exercise.id}::{check.name}" + (f" — {title}" if title else "")
-    parts = []
+    parts = [note.render(lang) for note in exercise.notes] if check is exercise.checks[0] else []
     if check.hidden:
         if not check.passed:
             parts.append(_msg("report.hidden_failed", lang))   # never the hidden check's own message

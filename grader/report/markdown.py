@@ -64,6 +64,7 @@ def _table(result, lang: str) -> list[str]:
 def _exercise(exercise, lang: str) -> list[str]:
     lines = [f"### {FAIL} {code(exercise.id)} {inline(text(exercise.title, lang))}: "
              f"{_num(exercise.score)}/{_num(exercise.max_score)}", ""]
+    lines += [f"> {inline(note.render(lang))}\n" for note in exercise.notes]
     if exercise.problem is not None:
         lines += [f"**{inline(_msg('report.problem', lang))}:** {inline(_clip(exercise.problem.render(lang)))}", ""]
     failing = [c for c in exercise.checks if not c.passed or c.score < c.max_score]

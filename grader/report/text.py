@@ -49,6 +49,8 @@ def write_exercise(console: Console, exercise, lang: str) -> None:
     head.append(f"  {text(exercise.title, lang)}  ")
     head.append(f"{_num(exercise.score)}/{_num(exercise.max_score)}", style="bold green" if complete else "bold red")
     console.print(head)
+    for note in exercise.notes:
+        console.print(Text(f"  {visible(note.render(lang))}", style="yellow"))
     if exercise.problem is not None:
         console.print(Text(f"  {_msg('report.problem', lang)}: {visible(exercise.problem.render(lang))}", style="red"))
     for check in exercise.checks:
