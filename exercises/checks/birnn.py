@@ -55,6 +55,7 @@ def matches_reference(ctx):
     # (-1): a result kept from an earlier call, or an X cleaned in place, shows on these inputs.
     ctx.check_reference("reference", F, lambda rng: [birnn_case(rng, 4, 6, 3, 3, lens=[6, 4, 1, 5]),
                                                      birnn_case(rng, 2, 3, 2, 4, lens=[3, 2]),
+                                                     birnn_case(rng, 2, 1, 2, 3, lens=[1, 1]),   # T == 1
                                                      birnn_case(rng, 4, 6, 3, 3, lens=[6, 4, 1, 5], fill=-1.0)],
                         "output")
 

@@ -27,7 +27,9 @@ def shape_dtype(ctx):
 
 @check("forward", "matches_reference")
 def matches_reference(ctx):
-    ctx.check_reference("reference", F, lambda rng: [forward_case(rng, 2, 5, 3, 4), forward_case(rng, 3, 4, 4, 4)], "Hs")
+    # d == 1 with B > 1 (a squeezed time slice loses its batch axis) and T == 1, visible
+    ctx.check_reference("reference", F, lambda rng: [forward_case(rng, 2, 5, 3, 4), forward_case(rng, 3, 4, 4, 4),
+                                                     forward_case(rng, 3, 4, 1, 2), forward_case(rng, 2, 1, 3, 4)], "Hs")
 
 
 @check("forward", "initial_state")
@@ -48,6 +50,15 @@ def random_shapes(ctx):
     def build(rng):
         return [forward_case(rng, *rng.integers(1, 7, size=4), with_h0=bool(i % 2)) for i in range(6)]
     ctx.check_reference("random", F, build, "Hs")
+
+
+@check("forward", "extreme_values")
+def extreme_values(ctx):
+    def build(rng):
+        case = forward_case(rng, 3, 4, 3, 5)
+        D.saturate(case.args[0], case.args[1], rng)
+        return [case]
+    ctx.check_reference("extreme", F, build, "Hs")
 
 
 @check("forward", "step_consistency")

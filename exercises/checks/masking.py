@@ -82,6 +82,7 @@ def forward_masked_reference(ctx):
     ctx.check_reference("fm", FM, lambda rng: [forward_case(rng, 3, 5, 2, 4, fill=0.0, lens=[5, 2, 3]),
                                                forward_case(rng, 2, 4, 3, 3, fill=0.0, lens=[1, 4]),
                                                forward_case(rng, 3, 3, 2, 2, fill=0.0, lens=[1, 3, 2]),
+                                               forward_case(rng, 2, 1, 3, 2, fill=0.0, lens=[1, 1]),   # T == 1
                                                forward_case(rng, 3, 5, 2, 4, fill=-1.0, lens=[5, 2, 3])],
                         "(Hs, h_last)")
 
