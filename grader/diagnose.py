@@ -85,6 +85,40 @@ def agrees(student: tuple, wrong: tuple, how: str, rtol: float, atol: float) -> 
     return same_values(student, wrong, rtol, atol)
 
 
+def shares_the_mistake(student, wrong, reference, rtol: float, atol: float) -> tuple[bool, bool]:
+    """(consistent, evidence) for one returned value, part by part (dict entries, items, array
+    positions): where the mistake agrees with the reference the student must too; where it does
+    not, the student must be wrong as well, and shows the mistake (evidence) where they give the
+    mistake's very value. A part where the mistake gives NaN or inf is matched by any wrong value
+    (finite garbage for NaN), and one the student gets wrong another way (dh0 of a gradient
+    that does not flow back, computed differently) still counts as wrong: a mistake is named
+    however the rest of the function is written, and never on parts a correct function gets right."""
+    if isinstance(reference, dict) and isinstance(wrong, dict) and isinstance(student, dict):
+        if set(reference) != set(wrong) or set(student) != set(reference):
+            return same(student, wrong, rtol, atol), same(student, wrong, rtol, atol)
+        parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol) for k in reference]
+    elif (isinstance(reference, (list, tuple)) and isinstance(wrong, (list, tuple)) and isinstance(student, (list, tuple))
+          and len(reference) == len(wrong) == len(student) and type(student) is type(reference)):
+        parts = [shares_the_mistake(a, b, c, rtol, atol) for a, b, c in zip(student, wrong, reference)]
+    elif (isinstance(reference, np.ndarray) and isinstance(wrong, np.ndarray) and isinstance(student, np.ndarray)
+          and reference.shape == wrong.shape == student.shape and reference.dtype.kind in "fc"
+          and student.dtype.kind in "iuf" and wrong.dtype.kind in "iuf"):
+        with np.errstate(all="ignore"):
+            s, w, r = (a.astype(np.float64) for a in (student, wrong, reference))
+            mistaken = ~np.isclose(w, r, rtol=rtol, atol=atol, equal_nan=True)
+            right = np.isclose(s, r, rtol=rtol, atol=atol, equal_nan=True)
+            like_mistake = np.isclose(s, w, rtol=rtol, atol=atol, equal_nan=True)
+        if (right & mistaken).any() or (~right & ~mistaken).any():
+            return False, False
+        return True, bool((like_mistake & mistaken & np.isfinite(w)).any() or (mistaken & ~np.isfinite(w)).any())
+    else:
+        agree = same(student, wrong, rtol, atol)
+        if same(wrong, reference, rtol, atol):
+            return same(student, reference, rtol, atol), False
+        return agree, agree
+    return all(ok for ok, _ in parts), all(ok for ok, _ in parts) and any(e for _, e in parts)
+
+
 def usable(calls) -> list[RecordedCall]:
     """The calls a replay can judge: not those the module's import failed on."""
     return [c for c in calls if not (c.outcome[0] == "error" and c.outcome[1] == "import")]
@@ -157,14 +191,20 @@ class Diagnoser:
         rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
-        for call, (wrong, how), is_right in zip(calls, rows, right):
+        for call, (wrong, how), is_right, ref in zip(calls, rows, right, reference):
             if how is None:
                 continue  # this call cannot tell the mistake from correct code
+            shown = None
             if how == "value" and is_right and call.outcome[0] == "ok":
                 same = False   # the student is right here, and the mistake is not
+            elif (how == "value" and call.outcome[0] == wrong[0] == ref[0] == "ok"
+                  and same_values(("", *wrong[2:]), ("", *ref[2:]), exercise.rtol, exercise.atol)
+                  and same_values(("", *call.outcome[2:]), ("", *wrong[2:]), exercise.rtol, exercise.atol)):
+                # a mistake in the returned value: compared part by part (the arguments are as they were)
+                same, shown = shares_the_mistake(call.outcome[1], wrong[1], ref[1], exercise.rtol, exercise.atol)
             else:
                 same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
             consistent[call.func] = consistent.get(call.func, True) and same
-            if same and (wrong[0] == "ok" or call.outcome[1] == wrong[1]):
+            if same and (shown if shown is not None else (wrong[0] == "ok" or call.outcome[1] == wrong[1])):
                 evidence[call.func] = True
         return any(ok and evidence.get(func) for func, ok in consistent.items())
