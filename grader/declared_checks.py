@@ -214,19 +214,10 @@ def _inputs_unchanged(ctx, func, tag, build):
 
 
 def _no_state(ctx, func, tag, build):
-    """A, B, A: fails only where a result shows an earlier call (B's answer is A's while the
-    reference's differ, or A's answer changed), not where the function is merely wrong."""
+    """A, B, A (grader/checks.py, Context.check_no_state): fails only where a result shows an
+    earlier call, not where the function is merely wrong."""
     cases = ctx.cached(tag, build)
-    a, b = cases[0], cases[1]
-    expected_a, expected_b = ctx.expected_for(func, a), ctx.expected_for(func, b)
-    first = ctx.call(func, a)
-    second = ctx.call(func, b, reuse=True)
-    if (compare(second, expected_b, ctx.rtol, ctx.atol) is not None and compare(second, first, 0, 0) is None
-            and compare(expected_b, expected_a, ctx.rtol, ctx.atol) is not None):
-        raise Fail("prop.state_carried", name=func, case=describe_case(b))
-    again = ctx.call(func, a, reuse=True)
-    if compare(again, first, ctx.rtol, ctx.atol) is not None:
-        raise Fail("prop.state_carried", name=func, case=describe_case(a))
+    ctx.check_no_state(func, cases[0], cases[1])
 
 
 def structure_mismatch(got, expected, where: str):

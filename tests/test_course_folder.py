@@ -75,7 +75,7 @@ checks:
      title: {en: Same as the reference, zh: 与参考实现一致}}
   - {id: inputs_unchanged, kind: inputs_unchanged, points: 1, args: [{shape: [B, d]}],
      title: {en: Input unchanged, zh: 不修改输入}}
-  - {id: no_state, kind: no_state, points: 1, args: [{shape: [B, d]}], sizes: [{B: 2, d: 3}, {B: 2, d: 3}],
+  - {id: no_state, kind: no_state, points: 1, args: [{shape: [B, d]}], sizes: [{B: 4, d: 7}, {B: 4, d: 7}],
      title: {en: No state between calls, zh: 调用之间不保留状态}}
 """
 
@@ -86,8 +86,9 @@ STUB = ("import numpy as np\n\n\ndef relu(x):\n    raise NotImplementedError\n\n
 GRAD_MISTAKES = {
     "bool_dtype.py": "def relu_grad(x):\n    return x > 0\n",
     "in_place.py": "def relu_grad(x):\n    x[...] = x > 0\n    return x\n",
-    "first_answer_kept.py": "_KEPT = []\n\n\ndef relu_grad(x):\n    if not _KEPT:\n"
-                            "        _KEPT.append((x > 0).astype(float))\n    return _KEPT[0]\n",
+    # the first answer for each shape is kept (no_state's shapes are its own: its first call is fresh)
+    "first_answer_kept.py": "_KEPT = {}\n\n\ndef relu_grad(x):\n    if x.shape not in _KEPT:\n"
+                            "        _KEPT[x.shape] = (x > 0).astype(float)\n    return _KEPT[x.shape]\n",
     "catalogue.yaml": """\
 relu_grad.bool_dtype:
   title: {en: A boolean array instead of floats, zh: 返回布尔数组而不是浮点数}
@@ -199,8 +200,8 @@ def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):
      "relu.yaml"),
     (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("kind: no_state", "kind: no_sate")),
      "relu_grad.yaml:13: check 'no_state': kind 'no_sate'"),
-    (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("{B: 2, d: 3}, {B: 2, d: 3}",
-                                                                                  "{B: 2}, {B: 2, d: 3}")),
+    (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("{B: 4, d: 7}, {B: 4, d: 7}",
+                                                                                  "{B: 2}, {B: 4, d: 7}")),
      "relu_grad.yaml:13: check 'no_state': sizes must"),
     (lambda root: (root / "exercises/relu_grad.yaml").write_text(DECLARED.replace("values: extreme", "values: huge")),
      "relu_grad.yaml:9: check 'matches_reference': argument 1: values 'huge'"),

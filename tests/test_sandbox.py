@@ -58,11 +58,17 @@ def scores(result):
     return {e.id: (e.score, e.max_score) for e in result.exercises}
 
 
+# Checks that judge only a property (grader/checks.py): an attack that returns zeros of the right
+# shape without touching its inputs has those properties, and may keep their points.
+PROPERTY_CHECKS = {"shape_dtype", "inputs_unchanged", "no_state"}
+
+
 def assert_contained(result, attacked=("step",)):
     got = scores(result)
-    for ex_id, (score, _) in got.items():
-        if ex_id in attacked:
-            assert score == 0, (ex_id, got)
+    for exercise in result.exercises:
+        if exercise.id in attacked:
+            earned = [c.name for c in exercise.checks if c.passed and c.name not in PROPERTY_CHECKS]
+            assert earned == [], (exercise.id, earned, got)
     for ex_id in ("params",):
         assert got[ex_id][0] == got[ex_id][1], (ex_id, got)
 

@@ -576,7 +576,7 @@ class Harness:
 
 
 def rebind(function, original, proxy):
-    """A function that took ``original`` as a default argument (``step=rnn_step``) or closed
+    """A function that took ``original`` as a default argument (``step=f``) or closed
     over it gets ``proxy`` there instead."""
     defaults = function.__defaults__
     if defaults and any(d is original for d in defaults):
