@@ -87,6 +87,16 @@ def forward_masked_reference(ctx):
                         "(Hs, h_last)")
 
 
+@check("masking", "forward_masked_extreme")
+def forward_masked_extreme(ctx):
+    def build(rng):
+        case = forward_case(rng, 3, 4, 3, 4, fill=0.0, lens=[4, 3, 2])
+        X, lens, W_x = case.args[0], case.args[1], case.args[2]
+        D.saturate(X, W_x, rng)
+        return [Case((D.pad(X, lens, 0.0), *case.args[1:]), case.kwargs, label=case.label + ", pre-activations beyond ±1000")]
+    ctx.check_reference("extreme", FM, build, "(Hs, h_last)")
+
+
 @check("masking", "forward_masked_h0")
 def forward_masked_h0(ctx):
     ctx.check_reference("fm_h0", FM, lambda rng: [forward_case(rng, 3, 4, 2, 3, with_h0=True, lens=[4, 0, 2]),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case, Fail, check, describe_case
-from .bptt import backward_case, expect_grads
+from . import data as D
+from .bptt import backward_case, expect_grads, values_only
 
 F = "truncated_rnn_backward"
 
@@ -65,6 +66,15 @@ def k_equals_one(ctx):
 def initial_state(ctx):
     ctx.check_reference("h0", F, lambda rng: [with_k(backward_case(rng, 2, 6, 3, 3, with_h0=True), 2),
                                               with_k(backward_case(rng, 2, 5, 2, 2, with_h0=True), 3)], "gradients")
+
+
+@check("truncation", "extreme_values")
+def extreme_values(ctx):
+    def build(rng):
+        case = backward_case(rng, 3, 4, 3, 4, with_h0=True)
+        D.saturate(case.args[0], case.args[1], rng)
+        return [with_k(case, 2)]
+    ctx.check_reference("extreme", F, build, "gradients", values_only)
 
 
 @check("truncation", "inputs_unchanged")
