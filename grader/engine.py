@@ -30,7 +30,7 @@ from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 from grader.runner import StudentError, Worker
-from grader.runtime import CourseRuntime, module_name
+from grader.runtime import CourseRuntime
 from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
 
@@ -219,8 +219,7 @@ class Grader:
         cannot be graded at all, else a _Graded waiting for its hidden checks."""
         module = submission.module_for(exercise.file)
         if module is None:
-            self._lost.add(exercise.id)
-            self._broken.add(module_name(exercise.file))
+            self._lost.add(exercise.id)   # stand_ins_for makes an empty module for a missing file
             return failed_exercise(exercise, Message("err.missing_file", file=exercise.file))
         if module in submission.rejected:   # refused at loading (its encoding): the keyed message
             self._lost.add(exercise.id)

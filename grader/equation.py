@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from grader import equation_functions
-from grader.equation_spec import EquationSpec, SpecError, spec_of
+from grader.equation_spec import EquationSpec, SpecError, compile_spec
 from grader.equation_text import ParseError, clean, echo, normalise, parse
 
 __all__ = ["EquationVerdict", "check_equation", "reference_problem", "MAX_LENGTH", "MESSAGE_KEYS"]
@@ -345,14 +345,14 @@ def _compile_reference(spec: EquationSpec, text) -> _Reference:
 
 @lru_cache(maxsize=64)
 def _cached_reference(mapping_json: str, text: str) -> _Reference:
-    return _compile_reference(spec_of(json.loads(mapping_json)), text)
+    return _compile_reference(compile_spec(json.loads(mapping_json)), text)   # cached here already
 
 
 def _reference(mapping, text) -> _Reference:
     try:
         return _cached_reference(json.dumps(mapping, sort_keys=True, ensure_ascii=False), text)
     except TypeError:   # not JSON-able, or no text: no cache
-        return _compile_reference(spec_of(mapping), text)
+        return _compile_reference(compile_spec(mapping), text)
 
 
 def reference_problem(mapping, text) -> str | None:

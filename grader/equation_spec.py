@@ -31,9 +31,7 @@ The reference expression is not here: it is the answer key's answer.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import lru_cache
 
 from grader.equation_functions import KNOWN, spelling_table
 from grader.equation_text import canon
@@ -160,7 +158,8 @@ def compile_spec(mapping) -> EquationSpec:
         for index, part in enumerate(symbol.parts):
             for spelling in part:
                 part_names[spelling] = (symbol.key, index)
-    for spelling in _names(mapping.get("result_aliases"), "result_aliases"):
+    result_aliases = _names(mapping.get("result_aliases"), "result_aliases")
+    for spelling in result_aliases:
         claim(spelling, result.key, "result")
 
     previous = mapping.get("previous")
@@ -178,7 +177,7 @@ def compile_spec(mapping) -> EquationSpec:
                 raise SpecError(f"other_sides {side!r}: {meant!r} is not one of the symbols")
             table[canon(str(spelling))] = names[canon(str(meant))]
         sides[canon(str(side))] = table
-    for spelling in _names(mapping.get("result_aliases"), "result_aliases"):
+    for spelling in result_aliases:
         sides.setdefault(canon(spelling), {})
 
     extra = {}
@@ -209,17 +208,3 @@ def compile_spec(mapping) -> EquationSpec:
         ambiguous=frozenset(canon(a) for a in _names(mapping.get("ambiguous"), "ambiguous")),
         functions=spelling_table(extra),
         conventions=conventions, sizes=tuple(sizes))
-
-
-@lru_cache(maxsize=64)
-def _cached(text: str) -> EquationSpec:
-    return compile_spec(json.loads(text))
-
-
-def spec_of(mapping) -> EquationSpec:
-    """compile_spec with a cache: one course asks the same question of every student."""
-    try:
-        text = json.dumps(mapping, sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return compile_spec(mapping)
-    return _cached(text)

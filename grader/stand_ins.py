@@ -2,8 +2,9 @@
 
 A student's function for one exercise often calls the one they wrote for an
 earlier exercise. If that earlier one is wrong, the later one is wrong too,
-though its own logic may be right, and so is every exercise above it. So, once an exercise has lost points (or its file
-does not import, or is missing), each later exercise is graded with that
+though its own logic may be right, and so is every exercise above it. So, once
+an exercise has lost points (or its file does not import, or is missing), each
+later exercise is graded with that
 exercise's functions replaced, in the sandboxed child, by *stand-ins*: small
 functions that send their arguments to the grader and return what the
 reference returns on them. The student code under grading still runs in the

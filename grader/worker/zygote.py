@@ -462,8 +462,6 @@ class Harness:
                         rebind(value, original, proxy)
 
     def stand_in(self, module_name, func, original):
-        harness = self
-
         def stand_in(*args, **kwargs):
             try:
                 frame = wire.pack({"ok": True, "stand_in": [module_name, func], "args": list(args), "kwargs": kwargs})
@@ -473,8 +471,8 @@ class Harness:
                 if callable(original):
                     return original(*args, **kwargs)
                 raise TypeError(f"{func}() got arguments it cannot take")
-            _write_all(harness.reply_fd, frame)
-            answer = harness.requests.recv()
+            _write_all(self.reply_fd, frame)
+            answer = self.requests.recv()
             if type(answer) is not dict or answer.get("stand_in") is not True:
                 os._exit(70)    # the exchange is out of step: nothing after it can be trusted
             if answer.get("fallback") and callable(original):
