@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from dataclasses import dataclass
 
@@ -432,8 +433,14 @@ def read_answers_yaml(path, submission):
         loaded = load_answers(data.decode("utf-8-sig"))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        return {}, Message("err.answers_yaml", file=name, line=mark.line + 1 if mark else "?",
-                           problem=str(exc.problem or exc.context))
+        line = mark.line + 1 if mark else "?"
+        if str(exc.problem or "").startswith("found unknown escape character") and mark:
+            # "\\h_{t-1}" between double quotes: say which backslash, and how to write it instead
+            text = data.decode("utf-8-sig", "replace").splitlines()[mark.line:mark.line + 1] or [""]
+            bad = NOT_AN_ESCAPE.search(text[0])
+            return {}, Message("err.answers_yaml_escape", file=name, line=line,
+                               escape=plain(bad.group(0) if bad else "\\", 10))
+        return {}, Message("err.answers_yaml", file=name, line=line, problem=str(exc.problem or exc.context))
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError, MemoryError) as exc:
         return {}, Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)
     if loaded is None:
@@ -457,6 +464,8 @@ def clean_strings(value, depth: int = 0):
 
 
 MAX_ANSWERS_DEPTH = 64
+# A backslash YAML's double quotes do not take: what "found unknown escape character" is about.
+NOT_AN_ESCAPE = re.compile(r'\\[^0abt\tnvfre "/\\N_LPxuU]')
 
 
 def load_answers(text: str):

@@ -48,6 +48,7 @@ MESSAGE_KEYS = (
     "quiz.mapping_wrong_keys",
     "quiz.mapping_unknown_keys",
     "quiz.not_text",
+    "quiz.escaped_backslash",
 )
 
 
@@ -424,8 +425,8 @@ def _grade_mapping(spec, given, expected):
             return Verdict(0.0, "quiz.bad_key", {"key": echo(spec.get("key", "?"))})
         want[_canon_key(key)] = (str(key), parsed)
 
-    if isinstance(given, dict) and not given:
-        return Verdict(0.0, "quiz.unanswered")
+    if isinstance(given, dict) and all(_is_blank(v) for v in list(given.values())[:1000]):
+        return Verdict(0.0, "quiz.unanswered")      # the template's keys, none filled in
     mapping = _as_mapping(given)
     if mapping is None:
         return Verdict(0.0, "quiz.not_mapping", {"given": echo(given)})
@@ -479,6 +480,28 @@ _GRADERS = {
 }
 
 
+# What a backslash escape between double quotes makes of "\\x" (YAML and Python alike):
+# "\\tanh" is a tab and "anh", "\\frac" a form feed and "rac", "\\beta" a backspace.
+_ESCAPED = {"\t": "\\t", "\b": "\\b", "\f": "\\f", "\v": "\\v", "\a": "\\a", "\r": "\\r",
+            "\n": "\\n", "\x1b": "\\e", "\x00": "\\0", "\x85": "\\N"}
+
+
+def _backslash_meant(given, spec, expected, verdict: Verdict):
+    """The escape that ate a backslash of a wrong text answer, if reading it back as a
+    backslash grades better (so the message never blames a real tab or newline)."""
+    if not isinstance(given, str) or len(given) > _MAX_TEXT * 5 or verdict.fraction >= 1:
+        return None
+    eaten = [c for c in _ESCAPED if c in given.rstrip("\n")]
+    if not eaten:
+        return None
+    restored = "".join(_ESCAPED[c] if c in _ESCAPED else c for c in given.rstrip("\n"))
+    try:
+        again = _GRADERS[spec["format"]](spec, restored, expected)
+    except Exception:
+        return None
+    return _ESCAPED[eaten[0]] if again.fraction > verdict.fraction else None
+
+
 def grade_answer(spec: dict, given, expected) -> Verdict:
     """Grade one quiz answer; never raises."""
     if not isinstance(spec, dict):
@@ -498,4 +521,8 @@ def grade_answer(spec: dict, given, expected) -> Verdict:
         return Verdict(0.0, "quiz.wrong")
     except Exception:
         return Verdict(0.0, "quiz.wrong")
+    escape = _backslash_meant(given, spec, expected, verdict)
+    if escape is not None:
+        # The credit stays what the text as read earns: the instructor's grading reads it alike.
+        return Verdict(verdict.fraction, "quiz.escaped_backslash", {"escape": escape})
     return verdict

@@ -147,8 +147,14 @@ def build_notebook(course) -> nbformat.NotebookNode:
     keys, template = quiz_template(course)
     if keys:
         lines = ["# Quiz answers / 测验答案", "ANSWERS = {"]
+        quiz = next(e for e in course.exercises.values() if e.is_quiz)
+        formats = {c.id: (c.question or {}).get("format") for c in quiz.checks}
         for key in keys:
             value = template.get(key)
+            if formats.get(key) == "equation" and value in (None, ""):
+                # a raw string keeps a LaTeX backslash: in "\tanh", Python reads \t as a tab
+                lines.append(f"    {key!r}: r'',   # an equation: write it inside r'...' / 公式写在 r'...' 中")
+                continue
             lines.append(f"    {key!r}: {value!r},")
         lines.append("}")
         cells.append(nbformat.v4.new_code_cell("\n".join(lines)))

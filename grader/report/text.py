@@ -77,6 +77,8 @@ def write_check(console: Console, check, lang: str, show_message: bool = True) -
         line.append(f" ({_msg('report.hidden', lang)})", style="dim")
     line.append(f"  {_num(check.score)}/{_num(check.max_score)}", style="dim")
     title = text(check.title, lang)
+    if title and check.passed:
+        title = title.strip().splitlines()[0]   # a passed question: its wording, not every choice again
     if title:
         line.append(f"  {title}", style="dim")
     console.print(line)
