@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 import yaml
 
-from grader.checks import Context, Fail, import_error_message, plain
+from grader.checks import Context, Fail, plain
 from grader.counterexample import Budget as CounterexampleBudget
 from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
+from grader.graded_work import import_message, prepare
 from grader.i18n import Message, add_course_messages
 from grader.kit import NotInKit
 from grader.plain_code import shares_one_child
@@ -64,12 +65,22 @@ class InternalError(Exception):
 
 
 class GradingContext(Context):
-    """Context, with the trusted side's refusals (grader/runner.py) in the student's terms."""
+    """Context, with the trusted side's refusals (grader/runner.py) in the student's terms, and
+    files named as the student handed them in (a single file or notebook by its own name)."""
+
+    submission: Submission | None = None
 
     def error_message(self, error: dict, func: str) -> tuple:
         if error.get("kind") == "too_large":
             return refusal_message(error, func)
-        return super().error_message(error, func)
+        key, params = super().error_message(error, func)
+        if self.submission is not None:
+            file = self.submission.file_of(self.exercise.file)
+            if error.get("kind") == "import":
+                return import_message(error.get("cause") or {}, file, self.submission, self.runtime.course)
+            if "file" in params:
+                params = {**params, "file": file}
+        return key, params
 
 
 def names_from_hidden_calls(exercise: Exercise) -> bool:
@@ -148,6 +159,7 @@ class Grader:
 
     def grade(self, submission: Submission, only=()) -> SubmissionResult:
         start = time.perf_counter()
+        submission = prepare(submission, self.course)   # the notebook or the .py files (grader/graded_work.py)
         self._import_failures: dict[str, dict] = {}
         self._deadline = time.monotonic() + self.time_limit
         self._cx_budget = CounterexampleBudget()
@@ -188,7 +200,7 @@ class Grader:
                 elapsed[graded.exercise.id] += time.perf_counter() - t0
         for exercise_id, result in results.items():
             result.elapsed = elapsed[exercise_id]
-        notes = [Message("note.submission", text=plain(n, 500)) for n in submission.notes]
+        notes = [*submission.messages, *(Message("note.submission", text=plain(n, 500)) for n in submission.notes)]
         if not self.worker.isolation.sandboxed:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
         notes += kit_notes(exercises, by_instructor) if self.kit else []
@@ -247,6 +259,7 @@ class Grader:
             self._import_failures[module] = error
             return self._import_failed(exercise, submission, error, student.output)
         ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)
+        ctx.submission = submission
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
         # From the visible checks (and imports) alone: hidden ones run last where the exercises
@@ -344,10 +357,13 @@ class Grader:
                 result.counterexample = found.message()
 
     def _import_failed(self, exercise, submission, error, output=()):
-        key, params = import_error_message(error, exercise.file, submission.describe_line)
-        result = failed_exercise(exercise, Message(key, params))
+        result = failed_exercise(exercise, self._import_problem(error, exercise, submission))
         result.output = "".join(output)
         return result
+
+    def _import_problem(self, cause: dict, exercise, submission) -> Message:
+        """Why the exercise's file does not import, naming the file as the student handed it in."""
+        return Message(*import_message(cause, submission.file_of(exercise.file), submission, self.course))
 
     def _run_check(self, ctx: Context, spec) -> CheckResult:
         implementation = self.checks[ctx.exercise.id][spec.id]
@@ -400,16 +416,14 @@ class Grader:
         if module in submission.rejected:
             return {}, submission.rejected[module], ""
         if module in self._import_failures:
-            key, params = import_error_message(self._import_failures[module], exercise.file, submission.describe_line)
-            return {}, Message(key, params), ""
+            return {}, self._import_problem(self._import_failures[module], exercise, submission), ""
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, exercise=exercise.id)
         try:
             value = student.getattr("ANSWERS").value
         except StudentError as exc:
             if exc.kind == "import":
                 self._import_failures[module] = exc.error.get("cause") or {}
-                key, params = import_error_message(exc.error.get("cause") or {}, exercise.file, submission.describe_line)
-                return {}, Message(key, params), ""
+                return {}, self._import_problem(exc.error.get("cause") or {}, exercise, submission), ""
             if exc.kind == "missing":
                 return {}, Message("err.no_answers_dict"), ""
             return {}, Message("err.answers_unreadable", detail=exc.kind), ""

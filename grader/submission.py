@@ -11,8 +11,10 @@ Decisions worth knowing:
   `.ipynb` or `answers.yaml` at the top and exactly one subfolder (students
   often hand in `alice/hw3/...`).
 * A folder with `.py` files is a folder submission even when it also holds a
-  notebook (the notebook is ignored, with a note); one with no `.py` and
-  exactly one notebook is a notebook submission; several notebooks and no
+  notebook (the notebook is set aside in `Submission.notebooks`, with a note;
+  the grader, which knows the course, grades it instead when the course's
+  `.py` files are unchanged stubs: grader/graded_work.py); one with no `.py`
+  and exactly one notebook is a notebook submission; several notebooks and no
   `.py` is an error (we would have to guess).
 * A zip whose content is exactly one `.py` (and no answers file) is a single
   file ("zip:file"); a plain folder is always a folder submission.
@@ -78,6 +80,10 @@ class Submission:
     notes: list[str]             # things worth telling the student
     display_names: dict[str, str] = field(default_factory=dict)  # module -> the file name the student knows
     rejected: dict[str, Message] = field(default_factory=dict)   # module -> why its file was refused (its exercises fail with it)
+    # folders: the top-level notebooks set aside for the .py files, as (name, file to read, label for
+    # messages); grader/graded_work.py grades one instead where the .py files are unchanged stubs
+    notebooks: list[tuple[str, Path, str]] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)        # keyed notes for the report (what was graded)
 
     def module_for(self, filename: str) -> str | None:
         """The module that should define the functions of student file `filename` (e.g. "layers.py").
@@ -94,14 +100,22 @@ class Submission:
         folded = [m for m in self.modules if m.lower() == stem.lower()]
         return folded[0] if len(folded) == 1 else None
 
+    def file_of(self, filename: str) -> str:
+        """The file the student handed in that should hold course file `filename`: the single
+        .py or notebook's own name ("homework.ipynb"), else `filename` as the folder spells it."""
+        module = self.module_for(filename)
+        return filename if module is None else self._display(module)
+
     def describe_line(self, module: str, line: int) -> str:
-        """'layers.py, line 12' or for notebooks 'notebook cell 4, line 2'."""
+        """'layers.py, line 12' or for notebooks 'homework.ipynb, cell 4, line 2'."""
         lmap = self.line_maps.get(module)
         if lmap is not None:
+            name = self.display_names.get(module)
+            shown = f"{name}, cell" if name else "notebook cell"
             if 1 <= line <= len(lmap):
                 cell, in_cell = lmap[line - 1]
-                return f"notebook cell {cell}, line {in_cell}"
-            return f"notebook, line {line}"
+                return f"{shown} {cell}, line {in_cell}"
+            return f"{name or 'notebook'}, line {line}"
         return f"{self._display(module)}, line {line}"
 
     def describe_path(self, path: str | Path, line: int) -> str:
@@ -246,7 +260,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
         )
 
     for nb_rel, _ in notebooks:
-        notes.append(f"{nb_rel} ignored: the .py files are graded")
+        notes.append(set_aside_note(nb_rel))
     modules: dict[str, Path] = {}
     display: dict[str, str] = {}
     for rel, real in py:
@@ -272,7 +286,14 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
         source=source, kind=prefix + "folder", root=root, modules=modules, single_module=None,
         answers_file=answers_file, line_maps={}, notes=notes, display_names=display,
         rejected=_by_module(refused, display),
+        notebooks=[(rel, real, f"{rel} (in {shown})" if prefix else str(Path(shown) / rel_prefix / rel))
+                   for rel, real in notebooks],
     )
+
+
+def set_aside_note(notebook: str) -> str:
+    """The note of a folder's notebook that is not graded because its .py files are."""
+    return f"{notebook} ignored: the .py files are graded"
 
 
 def _by_module(refused: dict[str, Message], display: dict[str, str]) -> dict[str, Message]:

@@ -368,9 +368,9 @@ def test_notebook_conversion_and_line_maps(tmp_path):
     assert lines[lmap.index((8, 1))].startswith("#")
 
     line_no = lines.index("    return out") + 1
-    assert sub.describe_line("submission", line_no) == "notebook cell 9, line 6"
-    assert sub.describe_line("submission", 1) == "notebook cell 2, line 1"
-    assert sub.describe_path(sub.root / "submission.py", line_no) == "notebook cell 9, line 6"
+    assert sub.describe_line("submission", line_no) == "hw.ipynb, cell 9, line 6"
+    assert sub.describe_line("submission", 1) == "hw.ipynb, cell 2, line 1"
+    assert sub.describe_path(sub.root / "submission.py", line_no) == "hw.ipynb, cell 9, line 6"
 
     notes = " | ".join(sub.notes)
     assert "cell 2, line 3" in notes and "!pip install numpy" in notes
@@ -449,7 +449,7 @@ def test_zip_single_file_and_notebook(tmp_path):
     sub2 = load_submission(z2, tmp_path / "w2")
     assert sub2.kind == "zip:notebook"
     assert sub2.line_maps["submission"] == [(2, 1), (2, 2)]
-    assert sub2.describe_line("submission", 2) == "notebook cell 2, line 2"
+    assert sub2.describe_line("submission", 2) == "homework.ipynb, cell 2, line 2"
 
     z3 = make_zip(tmp_path / "badnb.zip", {"x.ipynb": "nope"})
     with pytest.raises(SubmissionError, match=r"^broken notebook x\.ipynb"):
