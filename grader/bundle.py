@@ -15,8 +15,9 @@ The zip holds:
   missing); it always exits 0 and writes a score-0 results.json with the reason
   when the grader could not grade. ``AUTOGRADER_ROOT`` moves ``/autograder``;
 * the wheel, built from this grader's source tree (``pip wheel --no-deps``), so it
-  is exactly the grader and bundled course in use. An installation from a wheel
-  has no source tree to build from: that is bad input with a clear message;
+  is exactly the grader and bundled course in use. An install without a source tree
+  (``pip install .``, or from a wheel) writes the installed package and metadata back
+  into a wheel instead (``grader.student_wheel.rebuild_installed_wheel``);
 * with ``--course DIR``: ``course/`` (the course's ``exercises/`` and
   ``solutions/``), which ``run_autograder`` passes as ``--course``.
 
@@ -46,19 +47,30 @@ def _bad_input(message: str) -> Exception:
     return BadInput(message)
 
 
-def project_root() -> Path:
-    """The grader's source tree (the checkout with pyproject.toml), or bad input."""
+def project_root() -> Path | None:
+    """The grader's source tree (the checkout with pyproject.toml), or None for an install
+    from a wheel or a plain ``pip install .``."""
     try:
         root = bundled_course_root()
     except CourseError:
-        root = None
-    pyproject = root / "pyproject.toml" if root is not None else None
-    if pyproject is None or not pyproject.is_file() or not (root / "grader" / "__init__.py").is_file() \
+        return None
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file() or not (root / "grader" / "__init__.py").is_file() \
             or f'name = "{PROJECT_NAME}"' not in pyproject.read_text(encoding="utf-8", errors="replace"):
-        raise _bad_input("gradescope-bundle builds the grader's wheel from its source tree, and this grader is "
-                         "installed from a wheel without one; run it from a checkout of the grader "
-                         "(pip install -e CHECKOUT)")
+        return None
     return root
+
+
+def grader_wheel(dest: Path) -> Path:
+    """The grader as installed here: built from its source tree, or written back from the install."""
+    root = project_root()
+    if root is not None:
+        return build_wheel(root, dest)
+    from grader.student_wheel import StudentWheelError, rebuild_installed_wheel
+    try:
+        return rebuild_installed_wheel(dest)
+    except StudentWheelError as exc:
+        raise _bad_input(str(exc)) from None
 
 
 def build_wheel(root: Path, dest: Path) -> Path:
@@ -102,10 +114,9 @@ def build_bundle(out: Path, course_dir: Path | None = None, lang: str = "en") ->
         raise _bad_input(f"{out} is a folder; name the zip file to write")
     if not out.parent.is_dir():
         raise _bad_input(f"no such folder: {out.parent}")
-    root = project_root()
     extra = course_files(Path(course_dir)) if course_dir is not None else []
     with tempfile.TemporaryDirectory(prefix="grade-bundle-") as tmp:
-        wheel = build_wheel(root, Path(tmp))
+        wheel = grader_wheel(Path(tmp))
         entries = [
             ("setup.sh", render_template("setup.sh", WHEEL=wheel.name).encode(), EXECUTABLE),
             ("run_autograder", render_template("run_autograder", LANG=lang).encode(), EXECUTABLE),

@@ -30,6 +30,8 @@ from grader.compare import Mismatch, compare
 from grader.i18n import Message
 from grader.runner import StudentError, StudentModule
 
+NOWHERE = "-"     # no line of the student's code to point at
+
 class Registry:
     """One course's Python checks, by exercise and check id, and what its counterexample
     search needs (grader/counterexample.py): per function, an input builder
@@ -236,8 +238,10 @@ class Context:
         if kind in ("exception", "exit"):
             frames = error.get("frames") or []
             where = self._where(frames)
-            return f"err.{kind}", {"name": func, "type": plain(error.get("type", ""), 80),
-                                   "message": plain(error.get("message", "")), "where": where}
+            params = {"name": func, "type": plain(error.get("type", ""), 80), "message": plain(error.get("message", ""))}
+            if where == NOWHERE:    # raised before any line of the student's (a call with the wrong arguments)
+                return f"err.{kind}_unplaced", params
+            return f"err.{kind}", {**params, "where": where}
         if kind == "timeout":
             return "err.timeout", {"name": func, "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
         if kind == "crash":
@@ -251,7 +255,7 @@ class Context:
 
     def _where(self, frames) -> str:
         if not frames or type(frames) is not list or not isinstance(frames[-1], (list, tuple)) or len(frames[-1]) != 3:
-            return "-"
+            return NOWHERE
         path, line, _ = frames[-1]
         path = plain(str(path), 80)
         module = path[:-3] if path.endswith(".py") else path
@@ -336,13 +340,15 @@ def import_error_message(cause: dict, file: str, describe_line) -> tuple:
                               "message": plain(cause.get("message", "")), "text": plain(cause.get("text", ""), 120)}
     if kind in ("exception", "exit"):
         frames = cause.get("frames") or []
-        where = "-"
+        where = NOWHERE
         if type(frames) is list and frames and isinstance(frames[-1], (list, tuple)) and len(frames[-1]) == 3:
             path, line, _ = frames[-1]
             path = plain(str(path), 80)
             where = describe_line(path[:-3] if path.endswith(".py") else path, line)
-        return f"err.import_{kind}", {"file": file, "type": plain(cause.get("type", ""), 80),
-                                      "message": plain(cause.get("message", "")), "where": where}
+        params = {"file": file, "type": plain(cause.get("type", ""), 80), "message": plain(cause.get("message", ""))}
+        if where == NOWHERE:
+            return f"err.import_{kind}_unplaced", params
+        return f"err.import_{kind}", {**params, "where": where}
     if kind == "timeout":
         return "err.import_timeout", {"file": file, "seconds": cause.get("seconds", "?")}
     if kind == "time_limit":

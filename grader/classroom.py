@@ -26,7 +26,7 @@ from pathlib import Path
 
 import grader
 from grader.engine import Grader
-from grader.gradebook import Gradebook, prepare
+from grader.gradebook import SYSTEM_ENTRY, Gradebook, prepare
 from grader.secret import course_secret_fingerprint
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
@@ -54,7 +54,7 @@ def find_entries(directory: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
     for path in sorted(directory.iterdir(), key=lambda p: p.name):
         name = path.name
         if name.startswith(".") or name.startswith("__"):
-            skipped.append((readable(name), "hidden or system entry"))
+            skipped.append((readable(name), SYSTEM_ENTRY))
             continue
         if path.is_symlink():
             skipped.append((readable(name), "a symbolic link"))

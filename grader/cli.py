@@ -49,6 +49,19 @@ def open_course(course_dir: Path | None):
     return load_course(root)
 
 
+def check_output(output: Path | None) -> None:
+    """Refuse an --output that cannot be written before any grading, not after it."""
+    if output is None:
+        return
+    if output.is_dir():
+        raise BadInput(f"cannot write {output}: it is a folder; name a file")
+    parent = output.parent if str(output.parent) else Path(".")
+    if not parent.is_dir():
+        raise BadInput(f"cannot write {output}: no such folder {parent}")
+    if not os.access(parent, os.W_OK | os.X_OK) or (output.exists() and not os.access(output, os.W_OK)):
+        raise BadInput(f"cannot write {output}: permission denied")
+
+
 def emit(content: str, output: Path | None) -> None:
     if output is None:
         click.echo(content, nl=False)
@@ -77,6 +90,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     from grader.submission import load_submission
 
     lang = lang or default_language()
+    check_output(output)
     course = open_course(course_dir)
     course.select(only)  # unknown ids are bad input before any work
     with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
@@ -119,6 +133,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     lang = lang or default_language()
     if not directory.is_dir():
         raise BadInput(f"no such folder: {directory}")
+    check_output(output)
     course = open_course(course_dir)
     course.select(only)
     if not no_sandbox:

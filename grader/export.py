@@ -11,29 +11,46 @@ from __future__ import annotations
 import csv
 import io
 
+from grader.gradebook import SYSTEM_ENTRY
 from grader.report import write_atomically
 from grader.report.markdown import visible
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+GRADED = "graded"
+NOT_GRADED = "not graded"
 
 
 def write_csv(book, path) -> int:
+    """One row per student the gradebook knows, graded or not: an entry a run could not grade
+    is listed with the reason in ``status`` (an LMS import must not lose a student silently).
+    If a student's latest run could not grade them, their last grade stays, with that status."""
     latest = book.latest_all("en")
+    graded_in = book.latest_runs()
+    not_graded = book.not_graded()
     exercises: list[str] = []
     for attempt in latest:
         for exercise in attempt.report.get("exercises", []):
             if exercise["id"] not in exercises:
                 exercises.append(exercise["id"])
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow([text_cell(name) for name in ("student", "total", "max", *exercises)])
+    rows = {}
     for attempt in latest:
         scores = {e["id"]: e["score"] for e in attempt.report.get("exercises", [])}
-        writer.writerow([text_cell(attempt.student), _num(attempt.score), _num(attempt.max_score),
-                         *[_num(scores[e]) if e in scores else "" for e in exercises]])
+        rows[attempt.student] = [_num(attempt.score), _num(attempt.max_score), GRADED,
+                                 *[_num(scores[e]) if e in scores else "" for e in exercises]]
+    for name, (run_id, reason) in not_graded.items():
+        if run_id < graded_in.get(name, -1) or reason == SYSTEM_ENTRY:
+            continue       # graded again since, or no student's (.DS_Store)
+        last = rows.get(name) or ["", "", "", *[""] * len(exercises)]
+        rows[name] = [*last[:2], f"{NOT_GRADED}: {reason}", *last[3:]]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow([text_cell(name) for name in ("student", "total", "max", "status", *exercises)])
+    for name in sorted(rows):
+        total, top, status, *cells = rows[name]
+        writer.writerow([text_cell(name), total, top, text_cell(status), *cells])
     # A BOM lets spreadsheet programs read non-ASCII student names as UTF-8.
     write_atomically(path, "\ufeff" + buffer.getvalue())
-    return len(latest)
+    return len(rows)
 
 
 def text_cell(raw: str) -> str:

@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS skipped (
 """
 
 
+SYSTEM_ENTRY = "hidden or system entry"    # why .DS_Store or __MACOSX is skipped: no student's
+
+
 def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
 
@@ -181,6 +184,15 @@ class Gradebook:
             " FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
             " ORDER BY a.student").fetchall()
         return [_attempt(r) for r in rows]
+
+    def not_graded(self) -> dict[str, tuple[int, str]]:
+        """Every entry a run could not grade: (the latest such run's id, why) by name."""
+        rows = self.db.execute("SELECT entry, run_id, reason FROM skipped ORDER BY run_id, rowid").fetchall()
+        return {entry: (run_id, reason) for entry, run_id, reason in rows}
+
+    def latest_runs(self) -> dict[str, int]:
+        """The run of every student's latest attempt."""
+        return dict(self.db.execute("SELECT student, MAX(run_id) FROM attempts GROUP BY student").fetchall())
 
     def has_content(self, student: str, content: str) -> bool:
         latest = self.latest(student)

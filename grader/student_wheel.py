@@ -76,6 +76,27 @@ def build_student_wheel(course, out_dir: Path) -> Path:
     return path
 
 
+def rebuild_installed_wheel(out_dir: Path) -> Path:
+    """The instructor's own wheel, written back from an install that has no source tree to
+    build from (``pip install .``, or from a wheel): the installed package with its bundled
+    course, solutions and all, and the installed metadata as it is. The Gradescope bundle
+    ships it: its containers grade as the instructor does."""
+    dist = installed_distribution()
+    package = Path(importlib.import_module(PACKAGE).__file__).resolve().parent
+    files = {f"{PACKAGE}/{rel}": data for rel, data in folder_files(package)}
+    name = normalized_name(dist.metadata["Name"])
+    version = dist.version.replace("-", "_")
+    info = f"{name}-{version}.dist-info"
+    files |= {f"{info}/METADATA": (dist.read_text("METADATA") or "").encode("utf-8"),
+              f"{info}/WHEEL": wheel_file(dist).encode("utf-8"),
+              f"{info}/entry_points.txt": entry_points(dist).encode("utf-8")}
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}-{version}-{WHEEL_TAG}.whl"
+    write_wheel(path, files, f"{info}/RECORD")
+    return path
+
+
 # ---------------------------------------------------------------- what goes in
 
 def installed_distribution() -> importlib.metadata.Distribution:

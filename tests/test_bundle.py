@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -196,15 +197,38 @@ def test_bundle_with_a_course_packs_it(tmp_path, monkeypatch):
     assert 'GRADE_LANG="zh"' in script and '"$SOURCE/course"' in script
 
 
-def test_bundle_needs_the_source_tree(tmp_path, monkeypatch, capsys):
-    installed = tmp_path / "site-packages" / "grader" / "_course"     # a wheel install: the course, no pyproject
-    (installed / "exercises").mkdir(parents=True)
-    (installed / "solutions").mkdir()
-    monkeypatch.setattr(grader.bundle, "bundled_course_root", lambda: installed)
-    assert main(["gradescope-bundle", str(tmp_path / "ag.zip")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("grade: gradescope-bundle builds the grader's wheel from its source tree")
-    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "ag.zip").exists()
+def test_bundle_from_a_plain_install_ships_the_installed_grader(tmp_path):
+    """After `pip install .` (no source tree: the course in grader/_course/) the bundle
+    still builds, with the installed package, bundled course and metadata written back."""
+    import importlib.metadata
+
+    dist = importlib.metadata.distribution("rnn-grader")
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "grader", site / "grader", ignore=shutil.ignore_patterns("__pycache__", "_course"))
+    for folder in ("exercises", "solutions"):
+        shutil.copytree(ROOT / folder, site / "grader" / "_course" / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    info = site / f"rnn_grader-{dist.version}.dist-info"
+    info.mkdir()
+    for name in ("METADATA", "entry_points.txt"):
+        (info / name).write_text(dist.read_text(name), encoding="utf-8")
+    (info / "RECORD").write_text("", encoding="utf-8")
+    out = tmp_path / "ag.zip"
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import grader.bundle as b;"
+              "assert b.project_root() is None; from grader.cli import main;"
+              "sys.exit(main(['gradescope-bundle', sys.argv[2]]))")
+    proc = subprocess.run([sys.executable, "-c", script, str(site), str(out)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(out) as zf:
+        wheel_name = next(n for n in zf.namelist() if n.endswith(".whl"))
+        (tmp_path / wheel_name).write_bytes(zf.read(wheel_name))
+    with zipfile.ZipFile(tmp_path / wheel_name) as wheel:
+        names = set(wheel.namelist())
+        assert {"grader/cli.py", "grader/_course/exercises/step.yaml", "grader/_course/solutions/reference/rnn_step.py",
+                f"rnn_grader-{dist.version}.dist-info/RECORD"} <= names
+        assert wheel.read(f"rnn_grader-{dist.version}.dist-info/METADATA").decode() == dist.read_text("METADATA")
+        assert b"console_scripts" in wheel.read(f"rnn_grader-{dist.version}.dist-info/entry_points.txt")
 
 
 # ---------------------------------------------------------------- the kit's GitHub Actions workflow

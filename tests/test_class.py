@@ -128,3 +128,21 @@ def test_class_refuses_without_sandbox_unless_asked(small_class, tmp_path):
                          "--no-counterexamples", "--format", "json", env=env)
     assert code == 0, err
     assert {s["isolation"] for s in json.loads(out)["submissions"]} == {"process"}
+
+
+def test_export_lists_every_student_with_a_status(small_class, tmp_path):
+    (small_class / "erin.zip").write_bytes(b"PK\x03\x04 not a zip")      # cannot be graded
+    (small_class / ".DS_Store").write_bytes(b"")                        # no student's
+    book = tmp_path / "book.sqlite"
+    code, out, err = run("class", small_class, "--jobs", "2", "--gradebook", book, "--no-counterexamples",
+                         "--only", "step")
+    assert code in (0, 1), err
+    csv_path = tmp_path / "grades.csv"
+    code, out, err = run("export", "--csv", csv_path, "--gradebook", book)
+    assert code == 0, err
+    with open(csv_path, encoding="utf-8-sig", newline="") as fh:
+        rows = {row["student"]: row for row in csv.DictReader(fh)}
+    assert {"alice", "bob", "carol", "dave"} <= set(rows) and ".DS_Store" not in rows
+    assert rows["alice"]["status"] == "graded" and rows["alice"]["total"] == rows["alice"]["max"]
+    for entry in ("erin", "notes.txt"):
+        assert rows[entry]["status"].startswith("not graded: ") and rows[entry]["total"] == "", rows[entry]

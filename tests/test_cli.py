@@ -159,3 +159,13 @@ def test_zip_with_escaping_paths_grades_without_writing_outside(tmp_path, prefix
     code, out, err = run("check", archive, "--only", "params", "--format", "json")
     assert code == 0, err
     assert not (tmp_path.parent / "evil.py").exists()
+
+
+@pytest.mark.parametrize("where", ["no-such-folder/report.json", "a-file/report.json"])
+def test_a_bad_output_is_refused_before_grading(tmp_path, where):
+    (tmp_path / "a-file").write_text("")
+    # The output is checked first: before the submission is even looked at (it does not exist here).
+    code, out, err = run("check", tmp_path / "no-such-submission", "--output", tmp_path / where)
+    assert code == 2 and err.startswith("grade: cannot write") and len(err.strip().splitlines()) == 1, err
+    code, out, err = run("class", tmp_path, "--output", tmp_path / where, "--no-sandbox")
+    assert code == 2 and err.startswith("grade: cannot write") and len(err.strip().splitlines()) == 1, err

@@ -211,3 +211,16 @@ def test_answers_load_alike_with_and_without_libyaml(monkeypatch, libyaml):
     for bad in ("a: &x [1]\nb: *x\n", "a: " + "[" * 5000 + "]" * 5000 + "\n"):
         with pytest.raises((yaml.YAMLError, RecursionError)):
             load_answers(bad)
+
+
+def test_a_call_with_the_wrong_arguments_points_at_no_line(grade, tmp_path):
+    # The TypeError is raised before any line of the student's runs: no "(-)" where the line would be.
+    folder = copy_reference(tmp_path / "ref")
+    (folder / "rnn_step.py").write_text("import numpy as np\n\ndef rnn_step(x_t, h_prev, W_x, W_h):\n"
+                                        "    return np.tanh(x_t @ W_x + h_prev @ W_h)\n")
+    result = grade(folder, only=["step"])
+    failed = [c for c in result.exercises[0].checks if not c.passed]
+    assert failed and {c.message.key for c in failed} == {"err.exception_unplaced"}
+    for lang in ("en", "zh"):
+        text = failed[0].message.render(lang)
+        assert "TypeError" in text and "5 were given" in text and "(-)" not in text and "（-）" not in text
