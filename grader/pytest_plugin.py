@@ -296,7 +296,11 @@ def check_feedback(exercise, check, lang: str) -> str:
         lines.append(f"{_msg('report.hint', lang)}: {hint}")
     lines.append(render("pytest.check", lang, id=f"{exercise.id}::{check.name}", title=text(check.title, lang),
                         score=_num(check.score), max_score=_num(check.max_score)))
-    lines.extend(exercise_feedback(exercise, lang))
+    carrier = mistake_carrier(exercise)
+    if carrier is check:
+        lines.extend(exercise_feedback(exercise, lang))
+    elif exercise.diagnoses and carrier is not None:
+        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{exercise.id}::{carrier.name}"))
     return "\n".join(lines)
 
 
@@ -310,8 +314,24 @@ def hidden_feedback(exercise, hidden, lang: str) -> str:
         lines.append(f"{_msg('report.problem', lang)}: {exercise.problem.render(lang)}")
     for check in failed:
         lines.append(f"  ✗ {check.name}  {_num(check.score)}/{_num(check.max_score)}  {text(check.title, lang)}")
-    lines.extend(exercise_feedback(exercise, lang))
+    carrier = mistake_carrier(exercise)
+    if carrier is None:
+        lines.extend(exercise_feedback(exercise, lang))
+    elif exercise.diagnoses:
+        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{exercise.id}::{carrier.name}"))
     return "\n".join(lines)
+
+
+NOT_WRITTEN = ("err.not_implemented", "err.missing_function")
+
+
+def mistake_carrier(exercise):
+    """The one test that shows the exercise's known mistakes and output: its first failing
+    visible check about code that exists (not a function still to be written), else its first
+    failing visible check; None leaves them to the hidden checks' test."""
+    failing = [c for c in exercise.checks if not c.passed and not c.hidden]
+    written = [c for c in failing if c.message is None or c.message.key not in NOT_WRITTEN]
+    return (written or failing or [None])[0]
 
 
 def exercise_feedback(exercise, lang: str) -> list[str]:
