@@ -244,6 +244,9 @@ class Context:
             return f"err.{kind}", {**params, "where": where}
         if kind == "timeout":
             return "err.timeout", {"name": func, "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
+        if kind == "timed_out_before":
+            return "err.timed_out_before", {"name": func,
+                                            "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
         if kind == "crash":
             how = error.get("signal") or f"exit code {error.get('exit_code', '?')}"
             return "err.crash", {"name": func, "how": plain(how, 40)}

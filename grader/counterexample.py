@@ -34,7 +34,7 @@ DEEP_SECONDS = 0.5            # hypothesis's search of one function, at most
 DEEP_CALLS = 60
 SUBMISSION_SECONDS = 1.0      # all counterexample work of one submission, at most
 # Errors that make no clean counterexample, and cost too much to repeat (or the grader refused).
-UNCLEAN = ("timeout", "crash", "gave_up", "time_limit", "import", "too_large", "not_run")
+UNCLEAN = ("timeout", "timed_out_before", "crash", "gave_up", "time_limit", "import", "too_large", "not_run")
 
 
 class Budget:

@@ -161,6 +161,7 @@ class Grader:
         start = time.perf_counter()
         submission = prepare(submission, self.course)   # the notebook or the .py files (grader/graded_work.py)
         self._import_failures: dict[str, dict] = {}
+        self._timed_out: dict[str, float] = {}    # functions not called again (grader/runner.py)
         self._deadline = time.monotonic() + self.time_limit
         self._cx_budget = CounterexampleBudget()
         results: dict[str, ExerciseResult] = {}
@@ -243,6 +244,7 @@ class Grader:
             return self._import_failed(exercise, submission, self._import_failures[module])
         student = self.worker.module(self._root, module, exercise.timeout, self._deadline, slot=exercise.id,
                                      exercise=exercise.id)
+        student.timed_out = self._timed_out
         answers = self.worker.stand_in_handler
         if answers is not None:
             # An exercise's functions are stood in only once it is wholly graded (its hidden checks
@@ -333,6 +335,7 @@ class Grader:
                                          slot=f"{ctx.exercise.id}#search", exercise=ctx.exercise.id)
         ctx.student.keep_output = False
         ctx.student.stand_ins = graded_student.stand_ins
+        ctx.student.timed_out = graded_student.timed_out
         try:
             self._search_counterexamples(ctx, checks)
         finally:

@@ -20,8 +20,8 @@ the kit's ``pytest`` and every other caller see the same decisions:
   The quiz of a notebook graded this way comes from its ``ANSWERS`` dict, unless the
   folder's ``answers.yaml`` holds answers (some value not the template's and not empty).
 * **A leftover import of a course file.** A single ``.py`` or a notebook is graded on its
-  own, so ``from rnn_step import rnn_step`` (kept from a folder's files, or written because
-  the kit's folder has an ``rnn_step.py``) names a module the submission does not have.
+  own, so ``from <course file> import <function>`` (kept from a folder's files, or written
+  because the kit's folder has that ``.py``) names a module the submission does not have.
   In the private copy such a statement (on its own physical lines) is replaced, line count
   kept, by one using the submission's own functions: ``from M import f`` becomes ``pass``
   (``f`` is the file's own, looked up when called), ``from M import f as g`` binds ``g``
@@ -64,7 +64,7 @@ def prepare(submission: Submission, course) -> Submission:
 
 
 def course_modules(course) -> list[str]:
-    """The module names of the course's student .py files (rnn_step, ...)."""
+    """The module names of the course's student .py files (without ``.py``)."""
     return [f[:-3] for f in course.student_files() if f.endswith(".py")]
 
 
@@ -288,7 +288,7 @@ def _own_imports(submission: Submission, course) -> Submission:
         line, statement, imported = found[0]
         message = Message("note.course_import", where=submission.describe_line(module, line), statement=statement,
                           module=imported, file=file)
-    else:          # one note for them all: "`from rnn_step import rnn_step` (cell 6, line 5); ..."
+    else:          # one note for them all: "`from M import f` (cell 6, line 5); ..."
         shown = [f"`{statement}` ({submission.describe_line(module, line).removeprefix(file + ', ')})"
                  for line, statement, _ in found[:MAX_IMPORT_NOTES]]
         if len(found) > MAX_IMPORT_NOTES:

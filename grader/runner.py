@@ -318,15 +318,20 @@ class Worker:
         def until():
             return min(time.monotonic() + timeout + REPLY_SLACK, limit)
 
+        sent = message is None
         try:
             if message is not None:   # None: more replies to a request already sent
                 wire.write_frame(session.to_child, self._frame(message, key), until())
+                sent = True
             while len(answers) < replies:
                 answers.append(self._reply(session, until(), stand_ins))
         except wire.Timeout:
             _, output = self.end_session()
             kind = "time_limit" if time.monotonic() >= limit else "timeout"
-            answers.append({"ok": False, "error": {"kind": kind, "seconds": timeout, "output": output}})
+            error = {"kind": kind, "seconds": timeout, "output": output}
+            if not sent:     # the child stopped reading: no call of this request ran (not its function's fault)
+                error["unread"] = True
+            answers.append({"ok": False, "error": error})
         except (wire.Closed, OSError):
             death, output = self.end_session(wait=DEATH_WAIT)
             answers.append({"ok": False, "error": {"kind": "crash", **(death or {}), "output": output}})
@@ -449,6 +454,10 @@ class StudentModule:
         self._cursor = 0
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
         self.stand_ins: tuple = ()    # (module, function) of other exercises answered by the grader
+        # Functions that timed out earlier in this submission, by "module.function": the grader
+        # shares one dict between a submission's handles, and such a function is not called again
+        # (an endless loop would otherwise cost the full timeout in every check that calls it).
+        self.timed_out: dict[str, float] = {}
 
     def open(self, fresh: bool = True, plan: tuple = ()) -> dict | None:
         """Import the module in the submission's child (a fresh one if there is none, if
@@ -459,6 +468,8 @@ class StudentModule:
         grader/plan.py) the child runs right after a successful import, in the same
         request; the checks' calls then take their results from it, in order."""
         self._plan, self._replies, self._cursor = (), [], 0
+        # A function that timed out before is not planned: its checks' calls are refused (call()).
+        plan = tuple(p for p in plan if f"{self.module}.{p.func}" not in self.timed_out)
         timeout = self._time_left()
         if timeout <= 0:
             self.import_error = {"kind": "time_limit"}
@@ -475,6 +486,10 @@ class StudentModule:
         if plan and self.import_error is None and self.worker.session is not None:
             answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline, stand_ins=self.stand_ins)
             self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
+            for step, reply in zip(plan, answers):
+                error = reply.get("error") if isinstance(reply, dict) and not reply.get("ok") else None
+                if isinstance(error, dict) and error.get("kind") == "timeout" and not error.get("unread"):
+                    self.timed_out[f"{self.module}.{step.func}"] = error.get("seconds", self.timeout)
         return self.import_error
 
     def _import(self, timeout: float, fresh: bool = True, plan: tuple = ()) -> dict:
@@ -540,13 +555,27 @@ class StudentModule:
         test case, never changed); the request is then packed once per run, and its result
         may come from the exercise's plan."""
         planned = self._take(func, cache_as, reuse_args) if return_args else None
-        if planned is not None:
-            result = self._result(planned)
-        else:
-            key = None if cache_as is None else (("call", self.slot, func, return_args, reuse_args), (cache_as,))
-            result = self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
-                                    "return_args": return_args, "reuse_args": reuse_args}, key)
+        try:
+            if planned is not None:
+                result = self._result(planned)
+            else:
+                self._not_timed_out(func)
+                key = None if cache_as is None else (("call", self.slot, func, return_args, reuse_args), (cache_as,))
+                result = self._request({"op": "call", "func": func, "args": list(args), "kwargs": kwargs,
+                                        "return_args": return_args, "reuse_args": reuse_args}, key)
+        except StudentError as exc:
+            self._note_timeout(func, exc)
+            raise
         return with_arguments(result, args, kwargs) if return_args else result
+
+    def _not_timed_out(self, func: str) -> None:
+        seconds = self.timed_out.get(f"{self.module}.{func}")
+        if seconds is not None:
+            raise StudentError({"kind": "timed_out_before", "seconds": seconds})
+
+    def _note_timeout(self, func: str, error) -> None:
+        if isinstance(error, StudentError) and error.kind == "timeout" and not error.error.get("unread"):
+            self.timed_out[f"{self.module}.{func}"] = error.error.get("seconds", self.timeout)
 
     def batch(self, calls: list[tuple[str, tuple, dict]], return_args: bool = False, cache_as=None) -> list:
         """Several calls in one round trip; each item is a CallResult or a StudentError.
@@ -554,18 +583,25 @@ class StudentModule:
         ``cache_as``: as for call(), one object per call."""
         taken = [self._take(f, cache_as[i], False) if cache_as is not None and return_args else None
                  for i, (f, _, _) in enumerate(calls)]
-        missing = [i for i, reply in enumerate(taken) if reply is None]
+        refused = {i for i, (f, _, _) in enumerate(calls) if taken[i] is None and f"{self.module}.{f}" in self.timed_out}
+        missing = [i for i, reply in enumerate(taken) if reply is None and i not in refused]
         live = self._batch([calls[i] for i in missing], return_args,
                            None if cache_as is None else [cache_as[i] for i in missing]) if missing else []
         results = []
-        for reply, (_, args, kwargs) in zip(taken, calls):
+        for i, (reply, (func, args, kwargs)) in enumerate(zip(taken, calls)):
+            if i in refused:
+                results.append(StudentError({"kind": "timed_out_before",
+                                             "seconds": self.timed_out[f"{self.module}.{func}"]}))
+                continue
             if reply is None:
                 results.append(live.pop(0))
+                self._note_timeout(func, results[-1])
                 continue
             try:
                 result = self._result(reply)
                 results.append(with_arguments(result, args, kwargs) if return_args else result)
             except StudentError as exc:
+                self._note_timeout(func, exc)
                 results.append(exc)
         return results
 

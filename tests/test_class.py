@@ -88,7 +88,9 @@ def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):
     with open(export, encoding="utf-8-sig") as fh:
         rows = list(csv.reader(fh))
     assert rows[0][:3] == ["student", "total", "max"] and "masking" in rows[0]
-    assert sorted(r[0] for r in rows[1:]) == ["alice", "bob", "carol", "dave"]
+    # notes.txt is listed too, as not graded: a student's wrong file type must not vanish from an import
+    assert sorted(r[0] for r in rows[1:]) == ["alice", "bob", "carol", "dave", "notes.txt"]
+    assert [r[3] for r in rows[1:] if r[0] == "notes.txt"] == ["not graded: not a folder, .py, .ipynb or .zip"]
 
 
 def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):

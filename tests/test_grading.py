@@ -128,7 +128,43 @@ def test_a_hanging_function_times_out_and_the_rest_is_graded(course, tmp_path):
     assert step.score == step.max_score
     assert scalar_result.score == 0
     keys = [c.message.key for c in scalar_result.checks]
-    assert keys[0] == "err.timeout" and "err.gave_up" in keys
+    # the timeout is paid once; later checks say it timed out before instead of waiting again
+    assert keys[0] == "err.timeout" and set(keys[1:]) == {"err.timed_out_before"}
+
+
+def test_an_endless_loop_costs_its_timeout_once_per_submission(course, tmp_path):
+    """An endless loop in rnn_step used to cost the exercise's timeout in every check that
+    called it (85 s of silence); now once, and the other checks say why they were not run."""
+    import time
+    from grader.engine import Grader
+    from grader.submission import load_submission
+
+    folder = copy_reference(tmp_path / "ref")
+    path = folder / "rnn_step.py"
+    source = path.read_text()
+    head = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n"
+    assert head in source
+    path.write_text(source.replace(head, head + "    while True:\n        pass\n"))
+    step = course.exercises["step"]
+    saved, step.timeout = step.timeout, 1.0
+    try:
+        with Grader(course) as grader:
+            start = time.monotonic()
+            result = grader.grade(load_submission(folder, tmp_path / "work"), ["step", "forward"])
+            took = time.monotonic() - start
+    finally:
+        step.timeout = saved
+    step_result, forward = result.exercises
+    keys = [c.message.key for c in step_result.checks]
+    assert step_result.score == 0 and keys.count("err.timeout") == 1, keys
+    assert set(keys) == {"err.timeout", "err.timed_out_before"}, keys
+    # seven checks call rnn_step: seven timeouts would take 7 s at least
+    assert took < 5, took
+    # forward calls rnn_step through the student's own code: graded with a correct one (issue 12)
+    assert forward.score == forward.max_score
+    later = next(c.message for c in step_result.checks if c.message.key == "err.timed_out_before")
+    assert "`rnn_step`" in later.render("en") and "not called again" in later.render("en")
+    assert "`rnn_step`" in later.render("zh") and "超时" in later.render("zh")
 
 
 def test_student_prints_are_captured_not_leaked(grade, tmp_path, capfd):

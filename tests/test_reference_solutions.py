@@ -746,4 +746,5 @@ def test_stub_answers_template_is_empty():
             assert value == {"classification": None, "tagging": None,
                              "next_step": None, "seq2seq": None}
         else:
-            assert value is None, key
+            # the equation's template is '' so that single quotes are already there (answers.yaml)
+            assert value == ("" if key == "step_equation" else None), key
