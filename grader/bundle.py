@@ -11,8 +11,9 @@ The zip holds:
 * ``setup.sh``: apt-installs python3, pip, venv and bubblewrap, and pip-installs
   the grader's wheel into ``/autograder/venv`` (dependencies from PyPI);
 * ``run_autograder``: ``grade check /autograder/submission --format gradescope
-  --output /autograder/results/results.json`` (``--no-sandbox`` only when bwrap is
-  missing); it always exits 0 and writes a score-0 results.json with the reason
+  --output /autograder/results/results.json``; without bubblewrap the grader's own
+  fallback confines student code (grader/sandbox.py), and ``/autograder/source`` is
+  closed to other users first; it always exits 0 and writes a score-0 results.json with the reason
   when the grader could not grade. ``AUTOGRADER_ROOT`` moves ``/autograder``;
 * the wheel, built from this grader's source tree (``pip wheel --no-deps``), so it
   is exactly the grader and bundled course in use. An install without a source tree

@@ -120,7 +120,7 @@ def _init_job():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings = _PREPARED
     _GRADER = Grader(settings["course"], runtime=settings["runtime"], isolation=settings["isolation"],
-                     counterexamples=settings["counterexamples"])
+                     counterexamples=settings["counterexamples"], private=settings["private"])
     # Pool processes end through multiprocessing's exit path, which runs these finalizers.
     multiprocessing.util.Finalize(None, _GRADER.close, exitpriority=10)
     # The warm test vectors, reference results and plans live as long as the process:
@@ -178,10 +178,12 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         gradebook.finish_run(run_id)
         return run
 
-    with Grader(course, isolation=isolation, counterexamples=counterexamples) as warm:
+    # Every student's folder, the gradebook and the feedback are kept from student code too.
+    private = [directory.resolve(), gradebook.path.resolve()] + ([feedback.folder] if feedback else [])
+    with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
         warm_up(warm, course, only)
         _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples,
-                         feedback=feedback)
+                         feedback=feedback, private=private)
     if feedback:
         feedback.reserve([entry.student for entry in entries])
     contents = {entry.student: content for entry, content in todo}

@@ -87,6 +87,7 @@ def cli():
 def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
+    from grader.progress import make_progress
     from grader.submission import load_submission
 
     lang = lang or default_language()
@@ -96,10 +97,15 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
         submission = load_submission(path, Path(workdir))
         with Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples) as grader:
-            if not grader.worker.isolation.sandboxed and not no_sandbox:
-                click.echo(f"grade: warning: not sandboxed ({grader.worker.isolation.reason}); "
+            isolation = grader.worker.isolation
+            if not isolation.confined and not no_sandbox:
+                click.echo(f"grade: warning: not sandboxed ({isolation.reason}); "
                            "student code runs as a plain process", err=True)
-            result = grader.grade(submission, only)
+            elif not isolation.sandboxed and not no_sandbox:
+                click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
+                           f"student code is confined by {isolation.name} instead", err=True)
+            with make_progress() as progress:     # on a terminal: which exercise runs now
+                result = grader.grade(submission, only, progress=progress)
     color = fmt == "text" and output is None and sys.stdout.isatty()
     emit(render(result, fmt, lang, color=color), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
@@ -128,7 +134,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     from grader.feedback import FeedbackWriter
     from grader.gradebook import Gradebook
     from grader.progress import make_progress
-    from grader.sandbox import sandbox_unavailable
+    from grader.sandbox import confinement_unavailable
 
     lang = lang or default_language()
     if not directory.is_dir():
@@ -137,7 +143,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     course = open_course(course_dir)
     course.select(only)
     if not no_sandbox:
-        reason = sandbox_unavailable()
+        reason = confinement_unavailable()   # bubblewrap, else a uid of its own or Landlock
         if reason:
             raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
                            "(pass --no-sandbox to grade anyway)")

@@ -15,6 +15,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 
@@ -119,7 +120,9 @@ class Grader:
 
     def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
                  isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True,
-                 hidden: bool = True):
+                 hidden: bool = True, private: list[Path] = ()):
+        """``private``: more paths student code must not reach (a class's folder, its gradebook);
+        the course's are always."""
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
         # A student kit has no hidden check to run (nor the secret their inputs come from) and no
@@ -127,7 +130,7 @@ class Grader:
         self.kit = self.runtime.kit
         self.hidden = hidden and not self.kit
         counterexamples = counterexamples and not self.kit   # a search needs the reference on new inputs
-        self.worker = worker or Worker(isolation=isolation, hidden=[course.root])
+        self.worker = worker or Worker(isolation=isolation, hidden=[course.root, *private])
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
         add_course_messages(course.exercises_dir / "locales", course.info.title)   # its messages win
@@ -157,7 +160,8 @@ class Grader:
     def __exit__(self, *exc):
         self.close()
 
-    def grade(self, submission: Submission, only=()) -> SubmissionResult:
+    def grade(self, submission: Submission, only=(), progress=None) -> SubmissionResult:
+        """``progress``: told of each exercise as it starts and ends (grader/progress.py)."""
         start = time.perf_counter()
         submission = prepare(submission, self.course)   # the notebook or the .py files (grader/graded_work.py)
         self._import_failures: dict[str, dict] = {}
@@ -175,9 +179,13 @@ class Grader:
         self._broken: set[str] = set()   # modules that do not import or are missing
         self._done: set[str] = set()     # exercises wholly graded
         self._shared = shared
+        if progress is not None:
+            progress.start(total=len(exercises))
         with self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins():
             pending = []
             for exercise in exercises:
+                if progress is not None:
+                    progress.begin(exercise.id)
                 t0 = time.perf_counter()
                 if exercise.is_quiz:
                     results[exercise.id] = self._grade_quiz(exercise, submission)
@@ -191,6 +199,8 @@ class Grader:
                     else:
                         pending.append(outcome)
                 elapsed[exercise.id] = time.perf_counter() - t0
+                if progress is not None:
+                    progress.advance(exercise.id)
             # Without the sandbox, hidden checks run last, once every visible check and
             # counterexample search is done: whatever student code learns from a hidden input,
             # nothing shown comes after.
@@ -202,8 +212,10 @@ class Grader:
         for exercise_id, result in results.items():
             result.elapsed = elapsed[exercise_id]
         notes = [*submission.messages, *(Message("note.submission", text=plain(n, 500)) for n in submission.notes)]
-        if not self.worker.isolation.sandboxed:
+        if not self.worker.isolation.confined:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
+        elif not self.worker.isolation.sandboxed:   # the fallback (grader/sandbox.py) says which it is
+            notes.append(Message("note.confined", how=self.isolation, reason=self.worker.isolation.reason))
         notes += kit_notes(exercises, by_instructor) if self.kit else []
         return SubmissionResult(source=plain(str(submission.source), 500),
                                 exercises=[results[e.id] for e in exercises], notes=notes,

@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import json
 import os
+import secrets
 import select
 import shutil
 import socket
@@ -29,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox import Cgroup, Isolation, choose_isolation, worker_preexec
+from grader.sandbox import SUBMISSION_UIDS, Cgroup, Isolation, choose_isolation, protect_from_others, worker_preexec
 from grader.stand_ins import answer_stand_in
 from grader.worker import wire
 
@@ -184,6 +185,12 @@ class Worker:
         self._root: str | None = None
         self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
         self._cgroup: Cgroup | None = None
+        self._confine: dict | None = None   # the staged submission's confinement (no bubblewrap)
+        if self.isolation.own_uid:
+            # Children of other uids may pass through the exchange folder, never list it.
+            os.chmod(self._exchange, 0o711)
+            if not self.isolation.landlock:
+                protect_from_others(self.hidden)
 
     def command(self) -> list[str]:
         return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(),
@@ -219,17 +226,32 @@ class Worker:
     @contextlib.contextmanager
     def staged(self, root: Path):
         """A private copy of a submission where the worker can see it; removed afterwards."""
-        target = self._exchange / f"s{next(self._staged)}"
+        number = next(self._staged)
+        target = self._exchange / f"s{number}"
         shutil.copytree(root, target, symlinks=False, copy_function=_link_or_copy)
         for path in [target, *target.rglob("*")]:
             mode = stat.S_IMODE(path.lstat().st_mode)
             os.chmod(path, mode | (0o755 if path.is_dir() else 0o644))
+        tmp = None
+        if self.isolation.confined and not self.isolation.sandboxed:
+            tmp = self._exchange / f"t{number}"
+            tmp.mkdir(mode=0o700)
+            uid = SUBMISSION_UIDS + secrets.randbelow(1 << 24) if self.isolation.own_uid else None
+            if uid is not None:   # the submission's files are its uid's alone, read-only
+                for path in [target, *target.rglob("*")]:
+                    os.chown(path, uid, uid, follow_symlinks=False)
+                    os.chmod(path, 0o500 if path.is_dir() else 0o400)
+                os.chown(tmp, uid, uid)
+            self._confine = self.isolation.confine_spec(target, tmp, uid)
         self.received = 0
         try:
             yield self.isolation.inside(target)
         finally:
             self.close_session()
+            self._confine = None
             shutil.rmtree(target, ignore_errors=True)
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
 
     # ------------------------------------------------------------ the worker's control channel
 
@@ -267,6 +289,8 @@ class Worker:
             self.session.close()
             self.session = None
         request = {"op": "open", "root": root, "limits": self.limits.as_request()}
+        if self._confine is not None:
+            request["confine"] = self._confine
         reply, fds = self._control_request(request, fds=2)
         if reply is None:   # a worker that died unnoticed: the failed request replaced it; once more
             reply, fds = self._control_request(request, fds=2)

@@ -1,4 +1,4 @@
-"""How the worker is isolated: bubblewrap when it works here, else plain processes.
+"""How the worker is isolated: bubblewrap when it works here, else the best this machine has.
 
 Under bubblewrap the worker sees a read-only view of the Python runtime with
 only numpy in its site-packages, the worker's own files, and the one
@@ -9,6 +9,22 @@ is given ``--unshare-user --uid <unprivileged> --cap-drop ALL``, so it always
 is. Where a cgroup hierarchy is writable, the whole sandbox also gets a
 process and memory ceiling (RLIMIT_NPROC does not bind processes that are
 root outside the namespace).
+
+Without bubblewrap (not installed, or a container that forbids its namespaces, as on
+Gradescope) each submission's child is still confined before its code runs
+(``grader/worker/confine.py``), with what the machine allows, and ``isolation`` says which:
+
+* ``landlock+user`` / ``user``: the grader runs as root, so the child becomes a uid of
+  its own, drawn at random for each submission and never root. Its files (the staged copy,
+  a private /tmp) are that uid's alone; processes it leaves behind are killed with it. In
+  ``user`` mode (no Landlock) the course's ``exercises/``, ``solutions/`` and ``kit/``
+  folders lose their permissions for others (``protect_from_others``), so only their owner
+  and root read them.
+* ``landlock+user`` / ``landlock``: the kernel's Landlock confines the child to the
+  Python standard library, numpy, the system libraries, its submission and its /tmp; no
+  TCP; no signal or abstract unix socket beyond its own processes (Landlock ABI 6).
+* ``process``: nothing of the above is possible (not root, no Landlock) or ``--no-sandbox``
+  was asked for; only the system-call filter and resource limits apply.
 """
 
 from __future__ import annotations
@@ -17,6 +33,7 @@ import os
 import shutil
 import signal
 import site
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -56,6 +73,26 @@ class Isolation:
         return str(Path(SANDBOX_EXCHANGE) / relative)
 
     seccomp: Path | None = None                        # the system-call filter the zygote loads (host path)
+    # Without bubblewrap: each submission's child drops to a uid of its own (as root), and is
+    # landlocked where the kernel can (its Landlock ABI, 0 for none). See confine_spec().
+    own_uid: bool = False
+    landlock: int = 0
+
+    @property
+    def confined(self) -> bool:
+        """Whether student code is kept from the course and other submissions (any mode but "process")."""
+        return self.sandboxed or self.own_uid or self.landlock > 0
+
+    def confine_spec(self, root: Path, tmp: Path, uid: int | None) -> dict | None:
+        """What the child of the submission staged at ``root`` does to itself (confine.confine_child)."""
+        if self.sandboxed or not (self.own_uid or self.landlock):
+            return None
+        spec = {"uid": uid if self.own_uid else None, "tmp": str(tmp), "landlock": self.landlock}
+        if self.landlock:
+            read, listed = landlock_paths()
+            spec.update(read=[*map(str, read), str(root)], write=[str(tmp)], listed=list(map(str, listed)),
+                        devices=["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"])
+        return spec
 
     def worker_args(self) -> list[str]:
         """The zygote's own arguments (after its script); the control socket is added by the runner."""
@@ -177,8 +214,8 @@ def probe_bwrap(exchange: Path) -> str:
 
 
 def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()) -> Isolation:
-    """``mode``: "none", or "auto"/"sandbox": bubblewrap when it works here (callers that
-    require it check ``sandboxed``)."""
+    """``mode``: "none", or "auto"/"sandbox": bubblewrap when it works here, else the
+    confinement this machine allows (callers that require one check ``confined``)."""
     try:   # plain processes load the filter too, where there is one
         seccomp = write_seccomp_filter(exchange)
     except SeccompUnavailable:
@@ -187,9 +224,117 @@ def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()
         return Isolation("process", reason="sandbox disabled", seccomp=seccomp)
     reason = sandbox_unavailable()
     if reason:
-        return Isolation("process", reason=reason, seccomp=seccomp)
+        return fallback_isolation(reason, seccomp)
     return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True,
                      seccomp=seccomp)
+
+
+def fallback_isolation(reason: str, seccomp: Path | None) -> Isolation:
+    """Without bubblewrap: a uid of the submission's own when we are root (and that uid can
+    run this Python), Landlock where the kernel has it (see the module's docstring)."""
+    own_uid = os.geteuid() == 0 and another_uid_can_run_python()
+    abi = landlock_available()
+    name = "+".join(["landlock"] * bool(abi) + ["user"] * own_uid) or "process"
+    if os.geteuid() == 0 and not own_uid:
+        reason += "; no uid of its own: this Python is not readable by other users"
+    return Isolation(name, reason=reason, seccomp=seccomp, own_uid=own_uid, landlock=abi)
+
+
+# Without bubblewrap, as root: each staged submission runs as a uid drawn from the 2**24 above
+# this one (no account has such a uid; a draw shared with a leftover is killed with it).
+SUBMISSION_UIDS = 0x2A000000
+
+
+@lru_cache(maxsize=None)
+def another_uid_can_run_python() -> bool:
+    """Whether a uid with no account starts this interpreter and imports numpy and the standard
+    library: not when Python lives in a private folder (pyenv under /root)."""
+    uid = SUBMISSION_UIDS - 1
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-c", "import json, decimal, fractions, numpy, numpy.linalg"],
+                              user=uid, group=uid, extra_groups=[], cwd="/", env={"PATH": "/usr/bin:/bin"},
+                              capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        return proc.returncode == 0
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return False
+
+
+@lru_cache(maxsize=None)
+def landlock_available() -> int:
+    """The Landlock ABI a child of the worker can use here (0: none), probed once a process."""
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import confine; "
+             "abi = confine.landlock_abi(); abi and confine.restrict_paths([sys.argv[1]], [], [], abi); print(abi)")
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-c", probe, str(WORKER_DIR)], capture_output=True,
+                              timeout=30, stdin=subprocess.DEVNULL, text=True)
+        return int(proc.stdout.strip() or 0) if proc.returncode == 0 else 0
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return 0
+
+
+@lru_cache(maxsize=None)
+def landlock_paths() -> tuple[list[Path], list[Path]]:
+    """What a landlocked child may read: the standard library (without any site-packages
+    inside it), numpy, the system libraries and the interpreter (its shared library, a
+    virtual environment's pyvenv.cfg, so that a subprocess of Python starts too); and the
+    folders it may only list. Never a file of the grader's package, the course or another
+    submission."""
+    paths: list[Path] = []
+    listed: list[Path] = []
+    sites = [d.resolve() for d in _site_dirs()]
+    for name in ("stdlib", "platstdlib"):
+        stdlib = Path(sysconfig.get_paths()[name]).resolve()
+        if any(_within(site_dir, stdlib) for site_dir in sites):
+            # Landlock cannot take a folder back: its entries but those, and the folder listed
+            # (imports list a folder before they look for a module in it).
+            paths += [child for child in sorted(stdlib.iterdir()) if not any(_within(d, child) for d in sites)]
+            listed.append(stdlib)
+        else:
+            paths.append(stdlib)
+    libdir = sysconfig.get_config_var("LIBDIR")
+    if libdir and Path(libdir).is_dir():
+        paths += sorted(Path(libdir).glob("libpython*"))
+    paths += [Path(sys.prefix) / "pyvenv.cfg"]
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    for system in ("/lib64", "/usr/lib64", "/usr/lib32", f"/lib/{multiarch}", f"/usr/lib/{multiarch}",
+                   "/usr/share/zoneinfo", "/etc/ld.so.cache", "/etc/localtime"):
+        if multiarch or not system.endswith("/"):
+            paths.append(Path(system))
+    executable = Path(sys.executable)
+    paths += [executable, executable.resolve(), *_numpy_dirs()]
+    return [p for p in dict.fromkeys(paths) if p.exists()], [p for p in dict.fromkeys(listed) if p.exists()]
+
+
+def landlock_read_paths() -> list[Path]:
+    return landlock_paths()[0]
+
+
+def protect_from_others(paths: list[Path]) -> list[Path]:
+    """Take away the permissions "others" have on each folder or file (read, write, enter):
+    without Landlock, that is what keeps a child of its own uid out. The course's own
+    folders, not the course root: that may be the grader's source tree, which stays readable."""
+    changed = []
+    for path in paths:
+        path = Path(path)
+        parts = [path / name for name in ("exercises", "solutions", "kit")] if (path / "exercises").is_dir() else [path]
+        for part in parts:
+            try:
+                mode = stat.S_IMODE(part.stat().st_mode)
+                if mode & 0o007:
+                    os.chmod(part, mode & ~0o007)
+                    changed.append(part)
+            except OSError:
+                pass
+    return changed
+
+
+def confinement_unavailable() -> str:
+    """Why student code could not be kept from the course and other submissions here: neither
+    bubblewrap nor a fallback of grader/worker/confine.py works ('' when one does)."""
+    reason = sandbox_unavailable()
+    if not reason or fallback_isolation(reason, None).confined:
+        return ""
+    return f"{reason}; not root, and no Landlock in this kernel"
 
 
 @lru_cache(maxsize=None)

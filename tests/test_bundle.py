@@ -97,7 +97,8 @@ def test_the_zip_has_gradescope_layout(bundle):
     assert run_script.startswith("#!/usr/bin/env bash\n") and setup.startswith("#!/usr/bin/env bash\n")
     assert "results/results.json" in run_script and "--format gradescope" in run_script
     assert "/autograder" in run_script and "AUTOGRADER_ROOT" in run_script
-    assert "--no-sandbox" in run_script and "command -v bwrap" in run_script
+    assert "--no-sandbox" not in run_script and "command -v bwrap" in run_script
+    assert 'chmod -R go-rwx "$SOURCE"' in run_script
     assert run_script.rstrip().endswith("exit 0")
     assert wheels[0] in setup and "python3-pip" in setup and "bubblewrap" in setup and "pip install" in setup
     assert wheels[0].startswith(project_name().replace("-", "_") + "-")
@@ -157,11 +158,14 @@ def test_run_autograder_always_exits_zero_and_explains(autograder):
     assert results["score"] == 0 and results["tests"] and all(t["status"] == "failed" for t in results["tests"])
 
 
-def test_run_autograder_without_bubblewrap_grades_unsandboxed(autograder, tmp_path):
-    """No bwrap on the PATH: run_autograder passes --no-sandbox, and the report says so."""
+def test_run_autograder_without_bubblewrap_grades_confined(autograder, tmp_path):
+    """No bwrap on the PATH (as in Gradescope's containers): the grader's fallback confines
+    student code, the report says which, and the bundle's source is closed to others."""
+    from grader.sandbox import fallback_isolation
+
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for tool in ("bash", "sh", "mkdir", "rm"):
+    for tool in ("bash", "sh", "mkdir", "rm", "chmod"):
         os.symlink(subprocess.run(["bash", "-c", f"command -v {tool}"], capture_output=True, text=True,
                                   check=True).stdout.strip(), bin_dir / tool)
     submission = autograder / "submission"
@@ -175,8 +179,10 @@ def test_run_autograder_without_bubblewrap_grades_unsandboxed(autograder, tmp_pa
     assert proc.returncode == 0
     assert "bubblewrap (bwrap) is missing" in proc.stdout
     results = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
-    assert results["extra_data"]["isolation"] == "process"
+    assert results["extra_data"]["isolation"] == fallback_isolation("", None).name != "process"
     assert results["score"] == results["extra_data"]["max_score"]
+    for path in [autograder / "source", *(autograder / "source").rglob("*")]:
+        assert path.stat().st_mode & 0o077 == 0, path
 
 
 def test_bundle_with_a_course_packs_it(tmp_path, monkeypatch):

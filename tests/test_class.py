@@ -122,14 +122,36 @@ def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
     assert all(s["score"] == s["max_score"] for s in json.loads(out)["submissions"])
 
 
-def test_class_refuses_without_sandbox_unless_asked(small_class, tmp_path):
+def test_class_without_bubblewrap_is_confined_otherwise(small_class, tmp_path):
+    """No bwrap on PATH: the class is graded confined by the fallback (a uid of its own as root,
+    Landlock), which each report names; --no-sandbox is a plain process."""
+    from grader.sandbox import fallback_isolation
+
+    expected = fallback_isolation("", None)
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}   # no bwrap on this PATH
-    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b.sqlite", env=env)
-    assert code == 2 and "sandbox" in err and "--no-sandbox" in err and len(err.strip().splitlines()) == 1
-    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b.sqlite", "--no-sandbox",
+    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b.sqlite", "--no-counterexamples",
+                         "--format", "json", env=env)
+    if not expected.confined:
+        assert code == 2 and "sandbox" in err and "--no-sandbox" in err and len(err.strip().splitlines()) == 1
+    else:
+        assert code == 0, err
+        assert {s["isolation"] for s in json.loads(out)["submissions"]} == {expected.name}
+    code, out, err = run("class", small_class, "--gradebook", tmp_path / "b2.sqlite", "--no-sandbox",
                          "--no-counterexamples", "--format", "json", env=env)
     assert code == 0, err
     assert {s["isolation"] for s in json.loads(out)["submissions"]} == {"process"}
+
+
+def test_class_refuses_when_nothing_can_confine_student_code(small_class, tmp_path, monkeypatch, capsys):
+    import grader.sandbox
+    from grader.cli import main
+
+    monkeypatch.setattr(grader.sandbox, "confinement_unavailable", lambda: "bubblewrap is not installed; not root")
+    code = main(["class", str(small_class), "--gradebook", str(tmp_path / "b.sqlite")])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert "no sandbox (bubblewrap is not installed; not root)" in lines[0] and "--no-sandbox" in lines[0]
+    assert not (tmp_path / "b.sqlite").exists()
 
 
 def test_export_lists_every_student_with_a_status(small_class, tmp_path):

@@ -119,14 +119,34 @@ def verdict(result) -> str:
     raise AssertionError(messages(result))
 
 
-@pytest.fixture
-def one_worker():
-    """One sandboxed grader for a whole 'class': the students share its warm worker."""
+def _class_grader():
     course = load_course(bundled_course_root())
     for exercise in course.exercises.values():
         exercise.timeout = 2.0
-    with Grader(course, isolation="sandbox", time_limit=60, counterexamples=False) as grader:
+    return Grader(course, isolation="sandbox", time_limit=60, counterexamples=False)
+
+
+@pytest.fixture
+def bwrap_worker():
+    """One sandboxed grader for a whole 'class': the students share its warm worker."""
+    with _class_grader() as grader:
         assert grader.worker.isolation.sandboxed, grader.worker.isolation.reason
+        yield grader
+
+
+@pytest.fixture(params=["bubblewrap", "without bubblewrap"])
+def one_worker(request, monkeypatch):
+    """As bwrap_worker, and again with bubblewrap made unavailable: the attacks that do not
+    depend on bubblewrap's pid namespace must fail in the fallback too (grader/sandbox.py)."""
+    if request.param != "bubblewrap":
+        import grader.sandbox
+        monkeypatch.setattr(grader.sandbox, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
+    with _class_grader() as grader:
+        isolation = grader.worker.isolation
+        if request.param == "bubblewrap":
+            assert isolation.sandboxed, isolation.reason
+        elif not isolation.confined:
+            pytest.skip("neither root nor Landlock here: nothing to fall back to")
         yield grader
 
 
@@ -187,7 +207,8 @@ def grade_check(folder, env_extra=None, prelude=""):
 
 # ------------------------------------------------------------------ breach 2: pid 1 and the zygote
 
-def test_the_sandbox_pid_1_cannot_be_traced_or_written(one_worker, tmp_path):
+def test_the_sandbox_pid_1_cannot_be_traced_or_written(bwrap_worker, tmp_path):
+    one_worker = bwrap_worker
     attacker = student(tmp_path, '''
         def rnn_step(x_t, h_prev, W_x, W_h, b):
             import signal
@@ -220,7 +241,8 @@ def test_the_sandbox_pid_1_cannot_be_traced_or_written(one_worker, tmp_path):
     assert after.exercises[0].score == after.exercises[0].max_score
 
 
-def test_pid_1_is_the_zygote_not_a_bystander(one_worker, tmp_path):
+def test_pid_1_is_the_zygote_not_a_bystander(bwrap_worker, tmp_path):
+    one_worker = bwrap_worker
     attacker = student(tmp_path, '''
         def rnn_step(x_t, h_prev, W_x, W_h, b):
             cmd = open("/proc/1/cmdline", "rb").read().split(b"\\0")

@@ -6,6 +6,10 @@
   threads) is imported. Filters are inherited and cannot be removed.
 - not dumpable: nobody else of the same uid may ptrace us or open our
   ``/proc/<pid>/mem``, ``fd`` or ``environ``; the zygote's children inherit it.
+- without bubblewrap (``confine_child``, in each child before the student's code): as
+  root, an unprivileged uid of the submission's own; and, where the kernel has Landlock,
+  a file system that is only the Python runtime, numpy, the submission and a private
+  /tmp, no TCP, and no signal or abstract socket beyond the child's own processes.
 
 Standard library only: this runs inside the sandbox. Run as a script
 (``python -I confine.py FILTER``), it is the sandbox probe: it confines itself,
@@ -59,6 +63,119 @@ def load_filter(path: str):
 
 def not_dumpable():
     _prctl(PR_SET_DUMPABLE, 0, None, 0, 0)
+
+
+# ---------------------------------------------------------------- Landlock (linux/landlock.h)
+
+_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446   # the same on every architecture
+_CREATE_RULESET_VERSION = 1
+_RULE_PATH_BENEATH = 1
+_FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 14, 1 << 15
+_NET_ALL = (1 << 0) | (1 << 1)                  # bind and connect TCP (ABI 4)
+_SCOPE_ALL = (1 << 0) | (1 << 1)                # abstract unix sockets, signals (ABI 6)
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _syscall(*args) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc.syscall(*args)
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 when there is none (or a filter refuses it)."""
+    if sys.platform != "linux":
+        return 0
+    version = _syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+    return max(int(version), 0)
+
+
+def _fs_rights(abi: int) -> int:
+    rights = (1 << 13) - 1                   # ABI 1: execute ... make_sym
+    if abi >= 2:
+        rights |= 1 << 13                    # refer
+    if abi >= 3:
+        rights |= _FS_TRUNCATE
+    if abi >= 5:
+        rights |= _FS_IOCTL_DEV
+    return rights
+
+
+def restrict_paths(read: list[str], write: list[str], devices: list[str], abi: int, listed: list[str] = ()):
+    """Landlock this process and all it starts: ``read`` (folders or files) read-only,
+    ``write`` folders fully, ``devices`` read and write, ``listed`` folders listed but no
+    file in them read (a standard library holding site-packages, whose entries are in
+    ``read``); no TCP, no signals or abstract unix sockets beyond its own domain, where the
+    kernel can refuse them."""
+    handled = _fs_rights(abi)
+    attr = _RulesetAttr(handled, _NET_ALL if abi >= 4 else 0, _SCOPE_ALL if abi >= 6 else 0)
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+    ruleset = _syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        raise ConfinementError(f"landlock_create_ruleset: {os.strerror(ctypes.get_errno())}")
+    file_read = _FS_EXECUTE | _FS_READ_FILE
+    file_write = _FS_WRITE_FILE | (handled & _FS_TRUNCATE)
+    try:
+        for paths, folder_rights, file_rights in ((read, file_read | _FS_READ_DIR, file_read),
+                                                  (write, handled, file_read | file_write),
+                                                  (devices, _FS_READ_FILE | file_write, _FS_READ_FILE | file_write),
+                                                  (listed, _FS_READ_DIR, 0)):
+            for path in paths:
+                try:
+                    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+                except OSError:
+                    continue     # a folder this machine does not have
+                try:
+                    rights = folder_rights if os.path.isdir(path) else file_rights
+                    if not rights:
+                        continue
+                    rule = _PathBeneath(rights, fd)
+                    if _syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
+                        raise ConfinementError(f"landlock_add_rule {path}: {os.strerror(ctypes.get_errno())}")
+                finally:
+                    os.close(fd)
+        _prctl(PR_SET_NO_NEW_PRIVS, 1, None, 0, 0)
+        if _syscall(_SYS_RESTRICT_SELF, ruleset, ctypes.c_uint32(0)) < 0:
+            raise ConfinementError(f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
+    finally:
+        os.close(ruleset)
+
+
+def drop_to(uid: int):
+    """Become ``uid`` (and group ``uid``, no other group) for good: real, effective and saved."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid or os.getresgid() != (uid, uid, uid):
+        raise ConfinementError("the uid did not change")
+
+
+def confine_child(spec: dict):
+    """What the grader asked for this submission's child, before any of its code runs:
+    {"uid": int or None, "landlock": ABI or 0, "read": [...], "write": [...], "devices": [...],
+    "tmp": the private /tmp}. Not dumpable again afterwards (a uid change resets it)."""
+    uid = spec.get("uid")
+    if uid is not None:
+        drop_to(int(uid))
+    if spec.get("landlock"):
+        read = [*spec.get("read", ()), "/proc/self/"]
+        restrict_paths([os.path.realpath(p) for p in read], list(spec.get("write", ())),
+                       list(spec.get("devices", ())), int(spec["landlock"]), list(spec.get("listed", ())))
+    tmp = spec.get("tmp")
+    if tmp:
+        os.environ["TMPDIR"] = os.environ["HOME"] = tmp
+        import tempfile
+        tempfile.tempdir = tmp
+    not_dumpable()
 
 
 def from_arguments(argv: list[str]):

@@ -59,8 +59,8 @@ MAX_CONTROL = 1 << 16       # bytes of one control datagram
 class Session:
     """The zygote's handle on one forked child."""
 
-    def __init__(self, pid, capture_fd):
-        self.pid, self.capture_fd = pid, capture_fd
+    def __init__(self, pid, capture_fd, uid=None):
+        self.pid, self.capture_fd, self.uid = pid, capture_fd, uid
 
     def _sigkill(self):
         """The child's process group, and the child itself should it have left the group."""
@@ -150,9 +150,51 @@ def sweep():
     empty_tmp()
 
 
-def empty_tmp():
-    """Whatever a submission (or an exercise) wrote to the sandbox's /tmp is gone before
-    the next one. Only ever called inside the sandbox."""
+def sweep_children():
+    """Without bubblewrap: the zygote is a child subreaper (main), so a daemon that escaped the
+    child's process group with setsid or a double fork is still one of its children: kill
+    them all (killed processes fork no more, so a few rounds empty the list), then reap."""
+    for _ in range(64):
+        pids = []
+        try:
+            for tid in os.listdir("/proc/self/task"):
+                with open(f"/proc/self/task/{tid}/children") as fh:
+                    pids += [int(p) for p in fh.read().split()]
+        except (OSError, ValueError):
+            return
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def sweep_uid(uid):
+    """Without bubblewrap: kill every process of the submission's own uid (a daemon that
+    escaped with setsid or a double fork), from a short-lived process of that uid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)   # every process of this uid but the caller
+        finally:
+            os._exit(0)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def empty_tmp(tmp="/tmp"):
+    """Whatever a submission (or an exercise) wrote to the sandbox's /tmp (without bubblewrap,
+    the submission's private one) is gone before the next one. Never the machine's /tmp."""
     import shutil
 
     def unlock(function, path, _):
@@ -163,8 +205,8 @@ def empty_tmp():
         except OSError:
             pass
 
-    for name in os.listdir("/tmp"):
-        path = os.path.join("/tmp", name)
+    for name in os.listdir(tmp):
+        path = os.path.join(tmp, name)
         try:
             if os.path.isdir(path) and not os.path.islink(path):
                 os.chmod(path, 0o700)
@@ -213,17 +255,25 @@ class Zygote:
         (here, or at the next sweep), so the next child is not kept waiting on its teardown."""
         if self.session is not None:
             self.session.kill()
+            if self.session.uid is not None:
+                sweep_uid(self.session.uid)
             self.session = None
         if self.sandboxed:
             sweep()
+        else:
+            sweep_children()
 
     def close(self, wait=0.0):
         death = output = None
         if self.session is not None:
             death, output = self.session.end(wait)
+            if self.session.uid is not None:
+                sweep_uid(self.session.uid)
             self.session = None
         if self.sandboxed:
             sweep()
+        else:
+            sweep_children()
         return death, output
 
     def open(self, request):
@@ -244,7 +294,8 @@ class Zygote:
                 os._exit(70)
         os.close(to_child_r)
         os.close(from_child_w)
-        self.session = Session(pid, capture_fd)
+        uid = (request.get("confine") or {}).get("uid")
+        self.session = Session(pid, capture_fd, int(uid) if uid is not None else None)
         try:
             self.reply({"ok": True}, (to_child_w, from_child_r))
         finally:   # the grader holds them now; a child that dies gives it EOF
@@ -258,6 +309,12 @@ def child_main(request_fd, reply_fd, capture_fd, open_request):
     os.setsid()  # its own process group, so the zygote can kill all it starts
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     apply_limits(open_request.get("limits") or {})
+    if open_request.get("confine"):   # without bubblewrap: its own uid, Landlock (confine.py)
+        try:
+            confine.confine_child(open_request["confine"])
+        except (OSError, confine.ConfinementError) as exc:
+            sys.stderr.write(f"worker: cannot confine the child: {exc}\n")
+            os._exit(78)      # never run student code less confined than the grader chose
     redirect_output(capture_fd)
     harness = Harness(reply_fd, capture_fd, open_request)
     requests = harness.requests = wire.Reader(request_fd)
@@ -371,6 +428,7 @@ class Harness:
         self.requests = None    # the reader of the grader's requests (child_main)
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
         self.sandboxed = bool(open_request.get("sandboxed"))
+        self.private_tmp = (open_request.get("confine") or {}).get("tmp")
         self.baseline = process_state.baseline(self.sandboxed, MODULES_AT_FORK)
 
     def reply(self, message):
@@ -402,6 +460,8 @@ class Harness:
                 return
             if self.sandboxed:   # the sandbox's private /tmp only, never the machine's
                 empty_tmp()
+            elif self.private_tmp:
+                empty_tmp(self.private_tmp)
         name = request.get("module")
         slot = request.get("slot") or name
         if request.get("fresh", True) or slot not in self.modules:
@@ -702,6 +762,7 @@ def describe_exception(exc, root):
 
 
 MODULES_AT_FORK = None   # the watched modules' attributes, as every child starts with them
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def prepare_children():
@@ -737,6 +798,11 @@ def main():
     # collections: they would otherwise walk, and so copy, the zygote's memory.
     gc.collect()
     gc.freeze()
+    if not sandboxed:   # orphans of a child become ours, not init's: sweep_children() finds them
+        try:
+            confine._prctl(PR_SET_CHILD_SUBREAPER, 1, None, 0, 0)
+        except confine.ConfinementError:
+            pass
     control = socket.socket(fileno=control_fd)
     Zygote(control, sandboxed).serve()
 
