@@ -1,4 +1,5 @@
-"""A progress bar with an ETA for `grade class`, on a terminal only (rich)."""
+"""A progress bar with an ETA, on a terminal only (rich): students of `grade class`, exercises
+of `grade check` (whose exercise under way shows while it runs: an endless loop is not silence)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from grader.report.markdown import visible
 
 class _Quiet:
     def start(self, total):
+        pass
+
+    def begin(self, name):
         pass
 
     def advance(self, student):
@@ -35,6 +39,11 @@ class _Bar(_Quiet):
     def start(self, total):
         self.task = self.progress.add_task("grading", total=total)
 
+    def begin(self, name):
+        """``name`` is being graded now (the bar advances when it is done)."""
+        if self.task is not None:
+            self.progress.update(self.task, description=f"grading {label(name)}")
+
     def advance(self, student):
         if self.task is not None:
             self.progress.update(self.task, advance=1, description=f"grading {label(student)}")
@@ -53,5 +62,8 @@ def label(student: str) -> str:
     return escape(visible(student, keep="")[:24])
 
 
-def make_progress():
+def make_progress(console: Console | None = None):
+    """A bar on stderr when it is a terminal (or on ``console``), else nothing."""
+    if console is not None:
+        return _Bar(console)
     return _Bar() if sys.stderr.isatty() else _Quiet()

@@ -187,6 +187,8 @@ def instructions(course, install: str) -> str:
 
 1. Implement the functions in the `.py` files of this folder (or, if you prefer, in
    `{NOTEBOOK_NAME}`), and answer the quiz in `answers.yaml` (in the notebook: the `ANSWERS` dict).
+   `grade check .` and `pytest` grade this folder's `.py` files; while you leave them as they
+   came, they grade the notebook instead, and the report's first note says which was graded.
 2. Install the grader once, from this folder: `pip install {install}`
    (its dependencies, NumPy and the rest, come from PyPI).
 3. Check your work at any time: `grade check .` (or `grade check {NOTEBOOK_NAME}`).
@@ -201,7 +203,8 @@ Your functions must not modify their inputs or keep state between calls.
 ## 中文
 
 1. 在本文件夹的 `.py` 文件中实现各个函数（也可以改用 `{NOTEBOOK_NAME}`），并在 `answers.yaml`
-   中回答测验（在笔记本中则填写 `ANSWERS` 字典）。
+   中回答测验（在笔记本中则填写 `ANSWERS` 字典）。`grade check .` 和 `pytest` 评测本文件夹的
+   `.py` 文件；只要它们保持原样未改动，就改为评测笔记本，报告的第一条说明会写明评测的是哪个文件。
 2. 在本文件夹中先安装一次评分器：`pip install {install}`（NumPy 等依赖从 PyPI 安装）。
 3. 随时检查：`grade check .`（或 `grade check {NOTEBOOK_NAME}`）。`grade check . --only {example}`
    只检查一个练习；`--lang en` 输出英文反馈。

@@ -77,6 +77,13 @@ def fill_notebook(path: Path, answers: bool = True) -> None:
 
 # ---------------------------------------------------------------- the kit's notebook or its .py files
 
+def test_the_kits_readme_says_when_the_notebook_is_graded(kit):
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    english, chinese = readme.split("## 中文", 1)
+    assert "while you leave them as they" in english and "grade the notebook instead" in english
+    assert "就改为评测笔记本" in chinese.split("## Exercises", 1)[0]
+
+
 def test_notebook_worked_in_with_untouched_stubs_is_graded_with_full_marks(kit):
     fill_notebook(kit / NOTEBOOK)
     # untouched all the same: saved with Windows line endings, a comment added
