@@ -221,15 +221,26 @@ def find_gradebook() -> Path:
 @click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 def list_exercises(lang, course_dir):
     """List the exercises and their points."""
-    from grader.i18n import text
+    from grader.i18n import display_width, pad, text
+    from grader.i18n import render as msg
 
     lang = lang or default_language()
     course = open_course(course_dir)
-    for exercise in course.exercises.values():
-        hidden = sum(1 for c in exercise.checks if c.hidden)
-        click.echo(f"{exercise.id:<14} {exercise.file:<18} {exercise.max_score:>6g}  "
-                   f"{len(exercise.checks):>2} checks ({hidden} hidden)  {text(exercise.title, lang)}")
-    click.echo(f"{'total':<14} {'':<18} {course.max_score:>6g}")
+    exercises = list(course.exercises.values())
+
+    def checks(of) -> str:
+        return msg("list.checks_count", lang, count=len(of), hidden=sum(1 for c in of if c.hidden))
+
+    # every word in the language chosen; columns measured in terminal cells (a Chinese character is two)
+    header = tuple(msg(f"list.{column}", lang) for column in ("exercise", "file", "points", "checks", "title"))
+    rows = [(e.id, e.file, f"{e.max_score:g}", checks(e.checks), text(e.title, lang)) for e in exercises]
+    rows.append((msg("list.total", lang), "", f"{course.max_score:g}",
+                 checks([c for e in exercises for c in e.checks]), ""))
+    widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(4)]
+    for row in (header, *rows):
+        cells = [pad(row[0], widths[0]), pad(row[1], widths[1]), pad(row[2], widths[2], right=True),
+                 pad(row[3], widths[3]), row[4]]
+        click.echo("  ".join(cells).rstrip())
 
 
 @cli.command()

@@ -44,7 +44,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from grader.i18n import Message
-from grader.submission import Submission, SubmissionError, declare_utf8, set_aside_note
+from grader.submission import Submission, SubmissionError, declare_utf8, note, set_aside_note
 
 MAX_PARSED = 256 * 1024      # characters: a source larger than this holds work (stubs are a few KiB)
 MAX_NOTEBOOKS = 4            # a folder's notebooks looked at (the course's own name first)
@@ -87,26 +87,27 @@ def _notebook_or_files(submission: Submission, course) -> Submission:
         try:
             converted = notebook_to_module(real, label)
         except SubmissionError as exc:
-            notes.append(f"{rel} could not be read, so it was not graded: {exc}")
+            notes.append(note("note.notebook_unreadable", notebook=rel, reason=str(exc)))
             continue
         if not notebook_unchanged(converted.source, lambda: _released_code(course)):
             worked.append((rel, converted))
     if not worked:
-        return replace(submission, notes=submission.notes + notes)
+        return replace(submission, messages=submission.messages + notes)
     names = [rel for rel, _ in worked]
     if changed:
         shown = ", ".join(changed[:MAX_NAMED_FILES]) + (", ..." if len(changed) > MAX_NAMED_FILES else "")
-        kept = [n for n in submission.notes if n not in {set_aside_note(rel) for rel in names}]
+        set_aside = [set_aside_note(rel) for rel in names]
+        kept = [n for n in submission.messages if n not in set_aside]
         message = Message("note.graded_py_files", changed=shown, notebook=names[0])
-        return replace(submission, notes=kept + notes, messages=[message, *submission.messages])
+        return replace(submission, messages=[message, *kept, *notes])
     chosen = [w for w in worked if w[0].lower() == wanted] or (worked if len(worked) == 1 else [])
     if not chosen:
         message = Message("note.notebooks_ambiguous", notebooks=", ".join(names))
-        return replace(submission, notes=submission.notes + notes, messages=[message, *submission.messages])
+        return replace(submission, messages=[message, *submission.messages, *notes])
     return _grade_notebook(submission, course, *chosen[0], notes)
 
 
-def _grade_notebook(submission: Submission, course, rel: str, converted, notes: list[str]) -> Submission:
+def _grade_notebook(submission: Submission, course, rel: str, converted, notes: list[Message]) -> Submission:
     """The submission with the notebook `rel` graded in place of its .py files."""
     root = submission.root
     quiz = next((e for e in course.exercises.values() if e.is_quiz), None)
@@ -115,16 +116,18 @@ def _grade_notebook(submission: Submission, course, rel: str, converted, notes: 
     # The folder's other files stay in the copy, as they are beside the notebook in Jupyter (a
     # helper module it imports); only the notebook's module is added, so preparing again decides alike.
     (root / "submission.py").write_text(declare_utf8(converted.source), encoding="utf-8", newline="\n")
-    others = {set_aside_note(nb): f"{nb} ignored: {rel} is graded" for nb, _, _ in submission.notebooks}
-    kept = [others.get(n, n) for n in submission.notes if n != set_aside_note(rel)]
+    others = [(set_aside_note(nb), note("note.notebook_other_graded", notebook=nb, graded=rel))
+              for nb, _, _ in submission.notebooks]
+    kept = [next((other for aside, other in others if aside == n), n)
+            for n in submission.messages if n != set_aside_note(rel)]
     key = "note.graded_notebook_yaml" if use_yaml else "note.graded_notebook"
     return replace(
         submission, kind="zip:notebook" if submission.kind.startswith("zip:") else "notebook",
         modules={"submission": Path("submission.py")}, single_module="submission",
         answers_file=submission.answers_file if use_yaml else None,
-        line_maps={"submission": converted.line_map}, notes=kept + notes + converted.notes,
+        line_maps={"submission": converted.line_map},
         display_names={"submission": rel}, rejected={}, notebooks=[],
-        messages=[Message(key, notebook=rel), *submission.messages])
+        messages=[Message(key, notebook=rel), *kept, *notes, *converted.notes])
 
 
 def py_unchanged(copy: Path, stub: Path) -> bool:
@@ -294,7 +297,9 @@ def _own_imports(submission: Submission, course) -> Submission:
         if len(found) > MAX_IMPORT_NOTES:
             shown.append(f"+{len(found) - MAX_IMPORT_NOTES}")
         message = Message("note.course_imports", imports="; ".join(shown), file=file)
-    return replace(submission, messages=[*submission.messages, message])
+    # Right after what was graded (said first), before the loader's smaller notes: it changes what runs.
+    first = [m for m in submission.messages[:1] if m.key.startswith("note.graded_")]
+    return replace(submission, messages=[*first, message, *submission.messages[len(first):]])
 
 
 def rewrite_course_imports(text: str, names: set[str], own: str) -> tuple[str, list[tuple[int, str, str]]]:

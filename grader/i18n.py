@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import locale
 import os
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,6 +100,19 @@ def text(value, lang: str) -> str:
     if isinstance(value, dict):
         return value.get(lang) or value.get("en") or next(iter(value.values()), "")
     return "" if value is None else str(value)
+
+
+def display_width(value: str) -> int:
+    """The terminal columns ``value`` takes: East Asian wide and full-width characters (Chinese
+    text, its punctuation) take two, combining marks none, so columns of either language line up."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in value)
+
+
+def pad(value: str, width: int, right: bool = False) -> str:
+    """``value`` padded with spaces to ``width`` terminal columns (see :func:`display_width`)."""
+    gap = " " * max(0, width - display_width(value))
+    return gap + value if right else value + gap
 
 
 def default_language() -> str:

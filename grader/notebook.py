@@ -47,7 +47,8 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .submission import SubmissionError
+from .i18n import Message
+from .submission import SubmissionError, note
 
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 MAX_JSON_ITEMS = 1_000_000       # brackets and commas: about the objects json.loads would build
@@ -93,7 +94,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 class ConvertedNotebook:
     source: str                                   # the module text (ends with "\n" unless empty)
     line_map: list[tuple[int, int]]               # index = module line - 1 -> (cell 1-based, line 1-based)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)   # in the student's language (submission.note)
 
 
 # ---------------------------------------------------------------------------
@@ -281,14 +282,14 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def transform_cell(lines: list[str]) -> tuple[list[str], list[tuple[int | None, str]]]:
+def transform_cell(lines: list[str]) -> tuple[list[str], list[tuple[int | None, Message]]]:
     """Neutralise IPython syntax in one code cell.
 
-    Returns the new lines (same number) and events `(line_in_cell or None, text)`
+    Returns the new lines (same number) and events `(line_in_cell or None, message)`
     worth telling the student.
     """
     out = list(lines)
-    events: list[tuple[int | None, str]] = []
+    events: list[tuple[int | None, Message]] = []
     n = len(lines)
     first = next((k for k, ln in enumerate(lines) if ln.strip()), None)
     start = 0
@@ -301,7 +302,7 @@ def transform_cell(lines: list[str]) -> tuple[list[str], list[tuple[int | None, 
         else:
             out = [""] * n
             out[first] = f"# {lines[first].strip()}  (cell magic: cell skipped by the grader)"
-            events.append((None, f"`%%{name}` cell skipped"))
+            events.append((None, Message("note.nb_cell_magic", name=name)))
             return out, events
 
     scanner = _Scanner()
@@ -330,7 +331,7 @@ def transform_cell(lines: list[str]) -> tuple[list[str], list[tuple[int | None, 
     return out, events
 
 
-def _transform_statement_line(line: str) -> tuple[str | None, str | None, bool]:
+def _transform_statement_line(line: str) -> tuple[str | None, Message | None, bool]:
     """Handle a physical line that starts a logical line.
 
     Returns (replacement or None for plain Python, note or None, whether the
@@ -345,15 +346,15 @@ def _transform_statement_line(line: str) -> tuple[str | None, str | None, bool]:
         targets = [t.strip() for t in m.group("lhs").split(",")]
         shell = m.group("esc") == "!"
         command = _short(m.group("esc") + m.group("cmd"))
-        what = "shell command" if shell else "magic"
+        what = "shell" if shell else "magic"
         if len(targets) == 1:
             value = "[]" if shell else "None"
             new = f"{indent}{targets[0]} = {value}  # {stripped}"
-            return new, f"{what} `{command}` not run ({targets[0]} set to {value})", False
-        return _neutral(indent, line), f"{what} `{command}` not run", False
+            return new, Message(f"note.nb_{what}_not_run_set", command=command, target=targets[0], value=value), False
+        return _neutral(indent, line), Message(f"note.nb_{what}_not_run", command=command), False
 
     if stripped.startswith("!"):
-        return _neutral(indent, line), f"shell line `{_short(stripped)}` skipped", False
+        return _neutral(indent, line), Message("note.nb_shell_line", line=_short(stripped)), False
 
     if stripped.startswith("%"):
         return _magic_line(indent, stripped, line)
@@ -366,7 +367,7 @@ def _transform_statement_line(line: str) -> tuple[str | None, str | None, bool]:
 
     # autocall escapes: `/f a`, `,f a b`, `;f a b`
     if stripped[:1] in ("/", ",", ";") and not _compiles(stripped):
-        return _neutral(indent, line), f"IPython line `{_short(stripped)}` skipped", False
+        return _neutral(indent, line), Message("note.nb_ipython_line", line=_short(stripped)), False
 
     # automagic: `pip install numpy`, `ls`, `cd data`
     w = _WORD.match(stripped)
@@ -376,7 +377,7 @@ def _transform_statement_line(line: str) -> tuple[str | None, str | None, bool]:
     return None, None, False
 
 
-def _magic_line(indent: str, magic: str, original: str) -> tuple[str, str | None, bool]:
+def _magic_line(indent: str, magic: str, original: str) -> tuple[str, Message | None, bool]:
     m = _MAGIC_NAME.match(magic)
     name = m.group(1) if m else ""
     rest = magic[m.end():].strip() if m else ""
@@ -386,9 +387,8 @@ def _magic_line(indent: str, magic: str, original: str) -> tuple[str, str | None
         return _neutral(indent, original), None, False
     shown = _short(original)
     if name in ("pip", "conda", "mamba"):
-        return (_neutral(indent, original),
-                f"`{shown}` skipped (packages cannot be installed while grading)", False)
-    return _neutral(indent, original), f"IPython magic `{shown}` skipped", False
+        return _neutral(indent, original), Message("note.nb_install", command=shown), False
+    return _neutral(indent, original), Message("note.nb_magic", command=shown), False
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +398,7 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
     """Concatenate the code cells of `nb` (nbformat v4) into one module."""
     out_lines: list[str] = []
     line_map: list[tuple[int, int]] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     spans: dict[int, tuple[int, int]] = {}      # cell -> [start, end) in out_lines
 
     lang = ""
@@ -407,7 +407,7 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
     except AttributeError:
         pass
     if lang and not lang.lower().startswith("python"):
-        notes.append(f"{label}: its kernel language is {lang}, not Python")
+        notes.append(note("note.nb_kernel_language", notebook=label, language=lang))
 
     window = _FutureWindow()
     for number, source in code_cells(nb, label):
@@ -416,7 +416,7 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
             lines[0] = lines[0][1:]
         new, events = transform_cell(lines)
         for where, text in events:
-            notes.append(f"cell {number}, line {where}: {text}" if where else f"cell {number}: {text}")
+            notes.append(_cell_note(number, where, text))
         before = window.copy()
         late = drop_late_futures(new, window)
         # Jupyter compiles every cell on its own: a cell with a syntax error
@@ -426,11 +426,9 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
             lineno, msg = err
             new = [_commented(ln) for ln in lines]
             window = before                        # a skipped cell ends nothing
-            where = f"cell {number}, line {lineno}" if lineno else f"cell {number}"
-            notes.append(f"{where}: {msg}; the cell was skipped")
+            notes.append(_cell_note(number, lineno, Message("note.nb_cell_skipped", error=msg)))
         else:
-            notes.extend(f"cell {number}, line {k}: a `from __future__` import that is not at the top was ignored"
-                         for k in late)
+            notes.extend(_cell_note(number, k, Message("note.nb_late_future")) for k in late)
         spans[number] = (len(out_lines), len(out_lines) + len(new))
         out_lines.extend(new)
         line_map.extend((number, k) for k in range(1, len(new) + 1))
@@ -438,6 +436,13 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
     _drop_clashing_cells(out_lines, line_map, spans, notes)
     source = "\n".join(out_lines) + ("\n" if out_lines else "")
     return ConvertedNotebook(source=source, line_map=line_map, notes=notes)
+
+
+def _cell_note(cell: int, line: int | None, text: Message) -> Message:
+    """A note on one cell ("cell 3, line 2: ..."), in the student's language."""
+    if line:
+        return note("note.nb_cell_line", cell=cell, line=line, text=text)
+    return note("note.nb_cell", cell=cell, text=text)
 
 
 def code_cells(nb, label: str) -> list[tuple[int, str]]:
@@ -478,7 +483,7 @@ def _drop_clashing_cells(out_lines, line_map, spans, notes) -> None:
             return  # pragma: no cover - nothing left to drop
         for k in range(a, b):
             out_lines[k] = _commented(out_lines[k])
-        notes.append(f"cell {cell}, line {in_cell}: {msg}; the cell was skipped")
+        notes.append(_cell_note(cell, in_cell, Message("note.nb_cell_skipped", error=msg)))
 
 
 # ---------------------------------------------------------------------------

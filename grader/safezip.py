@@ -25,7 +25,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from .submission import SubmissionError
+from .i18n import Message
+from .submission import SubmissionError, note
 
 MiB = 1024 * 1024
 MAX_ENTRIES = 2000
@@ -75,8 +76,8 @@ def safe_extract(
     max_entries: int = MAX_ENTRIES,
     max_total_bytes: int = MAX_TOTAL_BYTES,
     max_file_bytes: int = MAX_FILE_BYTES,
-) -> list[str]:
-    """Extract `zip_path` into `dest` (created if needed); return notes.
+) -> list[Message]:
+    """Extract `zip_path` into `dest` (created if needed); return notes (messages).
 
     Raises SubmissionError for a corrupt / non-zip file, an encrypted entry,
     or when a limit is exceeded.
@@ -84,7 +85,7 @@ def safe_extract(
     zip_path = Path(zip_path)
     dest = Path(dest)
     label = zip_path.name
-    notes: list[str] = []
+    notes: list[Message] = []      # in the student's language (submission.note)
 
     try:
         zf = zipfile.ZipFile(zip_path)
@@ -115,14 +116,14 @@ def safe_extract(
             shown = name
             name = name.replace("\\", "/")
             if "\x00" in name:
-                notes.append(f"zip entry {shown!r} has an invalid name; skipped")
+                notes.append(note("note.zip_invalid_name", entry=repr(shown)))
                 continue
             if name.startswith("/") or _DRIVE.match(name):
-                notes.append(f"zip entry {shown} has an absolute path; skipped")
+                notes.append(note("note.zip_absolute", entry=shown))
                 continue
             parts = [p for p in name.split("/") if p not in ("", ".")]
             if ".." in parts:
-                notes.append(f"zip entry {shown} points outside the archive (..); skipped")
+                notes.append(note("note.zip_outside", entry=shown))
                 continue
             if not parts:
                 continue
@@ -133,8 +134,7 @@ def safe_extract(
             ftype = stat.S_IFMT(mode)
             is_dir = info.is_dir() or ftype == stat.S_IFDIR
             if ftype and ftype not in (stat.S_IFREG, stat.S_IFDIR):
-                what = "a symbolic link" if stat.S_ISLNK(mode) else "a special file"
-                notes.append(f"zip entry {shown} is {what}; skipped")
+                notes.append(note("note.zip_link" if stat.S_ISLNK(mode) else "note.zip_special", entry=shown))
                 continue
             if not is_dir and info.flag_bits & 0x1:
                 raise SubmissionError(
@@ -142,7 +142,7 @@ def safe_extract(
                 )
             key = tuple(parts)
             if key in seen:
-                notes.append(f"zip entry {shown} appears twice; the first copy was used")
+                notes.append(note("note.zip_twice", entry=shown))
                 continue
             seen.add(key)
             if not is_dir:
@@ -164,17 +164,17 @@ def safe_extract(
             try:
                 os.makedirs(parent, exist_ok=True)
             except OSError as exc:
-                notes.append(f"zip entry {shown} could not be created ({exc.strerror}); skipped")
+                notes.append(note("note.zip_not_created", entry=shown, reason=str(exc.strerror)))
                 continue
             if not _inside(os.path.realpath(parent), dest_real):  # pragma: no cover - defensive
-                notes.append(f"zip entry {shown} would land outside the folder; skipped")
+                notes.append(note("note.zip_lands_outside", entry=shown))
                 continue
             if is_dir:
                 continue
             try:
                 fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
             except OSError as exc:
-                notes.append(f"zip entry {shown} could not be created ({exc.strerror}); skipped")
+                notes.append(note("note.zip_not_created", entry=shown, reason=str(exc.strerror)))
                 continue
             written = 0
             ok = False

@@ -35,7 +35,10 @@ Decisions worth knowing:
 * The copy is UTF-8 and says so: a cookie on line 1 or 2 naming anything else
   is rewritten to `utf-8` (same line), so the worker, which imports the copy
   with Python's own decoding, reads exactly the text decoded here.
-* At most `MAX_NOTES` notes are kept, then one that counts the rest.
+* What is worth telling the student (a folder used, a file skipped, an encoding
+  converted) is a note in `Submission.messages`: a :class:`Message`, shown in the
+  student's language (:func:`note`). At most `MAX_NOTES` notes are kept, then one that
+  counts the rest.
 * Skipped: hidden files and folders, `__pycache__`, `__MACOSX`,
   `node_modules`, `site-packages`, virtual environments (a `pyvenv.cfg`),
   files over 1 MiB, and symlinks resolving outside the submission.
@@ -77,13 +80,17 @@ class Submission:
     single_module: str | None    # for a single .py or notebook: the module that defines everything
     answers_file: Path | None    # folder submissions: root/answers.yaml if present
     line_maps: dict[str, list[tuple[int, int]]]  # notebooks: module -> per line (index = line-1) its (cell 1-based, line in cell)
-    notes: list[str]             # things worth telling the student
+    notes: list[str] = field(default_factory=list)   # plain-text notes, shown as they are (the loader's own are keyed, in messages)
     display_names: dict[str, str] = field(default_factory=dict)  # module -> the file name the student knows
     rejected: dict[str, Message] = field(default_factory=dict)   # module -> why its file was refused (its exercises fail with it)
     # folders: the top-level notebooks set aside for the .py files, as (name, file to read, label for
     # messages); grader/graded_work.py grades one instead where the .py files are unchanged stubs
     notebooks: list[tuple[str, Path, str]] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)        # keyed notes for the report (what was graded)
+    messages: list[Message] = field(default_factory=list)        # keyed notes for the report, in the student's language
+
+    def note_texts(self, lang: str = "en") -> list[str]:
+        """The notes as the report shows them in ``lang``."""
+        return [m.render(lang) for m in (*self.messages, *(Message("note.submission", text=n) for n in self.notes))]
 
     def module_for(self, filename: str) -> str | None:
         """The module that should define the functions of student file `filename` (e.g. "layers.py").
@@ -149,15 +156,38 @@ def load_submission(path: Path, workdir: Path) -> Submission:
         raise SubmissionError(f"{path}: folders or code nested too deeply to be a submission") from None
     except MemoryError:
         raise SubmissionError(f"{path}: too large to load") from None
-    submission.notes = capped_notes(submission.notes)
+    submission.messages = capped_notes(submission.messages)
     return submission
 
 
-def capped_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
+def capped_notes(notes: list[Message], limit: int = MAX_NOTES) -> list[Message]:
     """The first `limit` notes and one counting the rest: a report stays readable and small."""
     if len(notes) <= limit:
         return notes
-    return notes[:limit] + [f"... and {len(notes) - limit} more notes"]
+    return notes[:limit] + [note("note.more_notes", count=len(notes) - limit)]
+
+
+def note(key: str, /, **params) -> Message:
+    """A note on what was handed in: ``key`` (grader/locales/*/submission.yaml) inside the
+    report's "Note: ..." line, both in the student's language. Names the student chose (files,
+    zip entries, notebook lines) are shown on one line, control characters made visible, bounded."""
+    return Message("note.submission", text=Message(key, _shown(params)))
+
+
+def _shown(params: dict) -> dict:
+    return {k: _one_line(v) if isinstance(v, str) else Message(v.key, _shown(v.params)) if isinstance(v, Message)
+            else v for k, v in params.items()}
+
+
+def note_text(message: Message, lang: str = "en") -> str:
+    """A note's own text, without the report's "Note: " (for a one-line error)."""
+    inner = message.params.get("text") if message.key == "note.submission" else None
+    return (inner if isinstance(inner, Message) else message).render(lang)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 2])
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _load_submission(path: Path, workdir: Path) -> Submission:
@@ -183,14 +213,14 @@ def _load_submission(path: Path, workdir: Path) -> Submission:
         raise SubmissionError(f"{shown} is not a regular file or folder")
     suffix = source.suffix.lower()
     if suffix == ".py":
-        notes: list[str] = []
+        notes: list[Message] = []
         refused: dict[str, Message] = {}
         data = _read_single(source, shown)
         _write_source(data, root / "submission.py", source.name, notes, refused, python=True)
         return Submission(
             source=source, kind="file", root=root,
             modules={"submission": Path("submission.py")}, single_module="submission",
-            answers_file=None, line_maps={}, notes=notes,
+            answers_file=None, line_maps={}, messages=notes,
             display_names={"submission": source.name}, rejected=_by_module(refused, {"submission": source.name}),
         )
     if suffix == ".ipynb":
@@ -212,7 +242,7 @@ def _load_submission(path: Path, workdir: Path) -> Submission:
 # folders (and unpacked zips)
 
 def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: str,
-                  notes: list[str], skip: set[str], shown: str) -> Submission:
+                  notes: list[Message], skip: set[str], shown: str) -> Submission:
     """Classify the content of folder `top` and copy it into `root`."""
     boundary_real = str(boundary)
     folder = top
@@ -224,7 +254,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
         folder = dirs[0]
         rel_prefix += folder.name + "/"
     if rel_prefix:
-        notes.append(f"used the folder {rel_prefix.rstrip('/')} inside the submission")
+        notes.append(note("note.used_folder", folder=rel_prefix.rstrip("/")))
 
     entries = _walk(folder, boundary_real, skip, notes, shown)
     py = [(rel, real) for rel, real in entries if rel.endswith(".py")]
@@ -237,7 +267,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
             rel, real = notebooks[0]
             if answers is not None:
                 # CONTRACT section 2: a notebook answers the quiz in its ANSWERS dict
-                notes.append(f"{answers[0]} ignored: a notebook's quiz answers are its ANSWERS dict")
+                notes.append(note("note.answers_beside_notebook", file=answers[0]))
             label = f"{rel} (in {shown})" if prefix else str(Path(shown) / rel_prefix / rel)
             return _load_notebook(real, rel, label, root, source, prefix + "notebook", notes, None)
         if len(notebooks) > 1:
@@ -250,12 +280,12 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
     if prefix == "zip:" and len(py) == 1 and len(top_py) == 1 and answers is None:
         rel, real = top_py[0]
         for nb_rel, _ in notebooks:
-            notes.append(f"{nb_rel} ignored: the .py file is graded")
+            notes.append(note("note.notebook_beside_py", notebook=nb_rel))
         _copy_source(real, root / "submission.py", rel, notes, python=True, refused=refused)
         return Submission(
             source=source, kind="zip:file", root=root,
             modules={"submission": Path("submission.py")}, single_module="submission",
-            answers_file=None, line_maps={}, notes=notes, display_names={"submission": rel},
+            answers_file=None, line_maps={}, messages=notes, display_names={"submission": rel},
             rejected=_by_module(refused, {"submission": rel}),
         )
 
@@ -272,8 +302,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
                 modules[stem] = Path(rel)
                 display[stem] = rel
             else:
-                notes.append(f"{rel}: not a valid module name, so it cannot be imported; rename it "
-                             f"(letters, digits and _ only)")
+                notes.append(note("note.bad_module_name", file=rel))
     answers_file = _copy_answers(answers, root, notes) if answers is not None else None
     if not modules and answers_file is None:
         if not top_py:
@@ -284,16 +313,16 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
         raise SubmissionError(f"nothing to grade in {shown}: " + _why_empty(notes, default))
     return Submission(
         source=source, kind=prefix + "folder", root=root, modules=modules, single_module=None,
-        answers_file=answers_file, line_maps={}, notes=notes, display_names=display,
+        answers_file=answers_file, line_maps={}, messages=notes, display_names=display,
         rejected=_by_module(refused, display),
         notebooks=[(rel, real, f"{rel} (in {shown})" if prefix else str(Path(shown) / rel_prefix / rel))
                    for rel, real in notebooks],
     )
 
 
-def set_aside_note(notebook: str) -> str:
+def set_aside_note(notebook: str) -> Message:
     """The note of a folder's notebook that is not graded because its .py files are."""
-    return f"{notebook} ignored: the .py files are graded"
+    return note("note.notebook_set_aside", notebook=notebook)
 
 
 def _by_module(refused: dict[str, Message], display: dict[str, str]) -> dict[str, Message]:
@@ -302,7 +331,7 @@ def _by_module(refused: dict[str, Message], display: dict[str, str]) -> dict[str
 
 
 def _load_notebook(nb_path: Path, name: str, label: str, root: Path, source: Path, kind: str,
-                   notes: list[str], answers_file: Path | None) -> Submission:
+                   notes: list[Message], answers_file: Path | None) -> Submission:
     """`name`: the notebook as the student knows it; `label`: how error messages name it."""
     from .notebook import notebook_to_module
 
@@ -313,14 +342,14 @@ def _load_notebook(nb_path: Path, name: str, label: str, root: Path, source: Pat
         source=source, kind=kind, root=root,
         modules={"submission": Path("submission.py")}, single_module="submission",
         answers_file=answers_file, line_maps={"submission": converted.line_map},
-        notes=notes + converted.notes, display_names={"submission": name},
+        messages=notes + converted.notes, display_names={"submission": name},
     )
 
 
-def _why_empty(notes: list[str], default: str) -> str:
+def _why_empty(notes: list[Message], default: str) -> str:
     if not notes:
         return default
-    return "; ".join(notes[:3]) + ("; ..." if len(notes) > 3 else "")
+    return "; ".join(note_text(n) for n in notes[:3]) + ("; ..." if len(notes) > 3 else "")
 
 
 def _is_relevant(name: str) -> bool:
@@ -363,7 +392,7 @@ def _is_venv(path: str) -> bool:
 MAX_DEPTH = 32   # folder nesting a submission may have
 
 
-def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: str) -> list[tuple[str, Path]]:
+def _walk(folder: Path, boundary: str, skip: set[str], notes: list[Message], shown: str) -> list[tuple[str, Path]]:
     """All regular files under `folder` as (posix path relative to folder, real path to read)."""
     result: list[tuple[str, Path]] = []
     count = 0
@@ -373,7 +402,7 @@ def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: 
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
-            notes.append(f"{rel or '.'}: cannot be read ({exc.strerror}); skipped")
+            notes.append(note("note.unreadable", path=rel or ".", reason=str(exc.strerror)))
             return
         for entry in entries:
             count += 1
@@ -390,17 +419,17 @@ def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: 
                 continue
             if entry.is_symlink():
                 if not _inside(real, boundary):
-                    notes.append(f"{relname}: a symbolic link to outside the submission; skipped")
+                    notes.append(note("note.link_outside", path=relname))
                     continue
                 if not os.path.exists(real):
                     if _is_relevant(name):
-                        notes.append(f"{relname}: a broken symbolic link; skipped")
+                        notes.append(note("note.broken_link", path=relname))
                     continue
             if os.path.isdir(real):
                 if real in ancestors or _is_venv(real):
                     continue
                 if len(ancestors) > MAX_DEPTH:
-                    notes.append(f"{relname}: folders nested more than {MAX_DEPTH} deep; skipped")
+                    notes.append(note("note.too_deep", path=relname, depth=MAX_DEPTH))
                     continue
                 visit(real, relname + "/", ancestors | {real})
             elif os.path.isfile(real):
@@ -411,18 +440,18 @@ def _walk(folder: Path, boundary: str, skip: set[str], notes: list[str], shown: 
     return result
 
 
-def _pick_answers(top_files: list[tuple[str, Path]], notes: list[str]) -> tuple[str, Path] | None:
+def _pick_answers(top_files: list[tuple[str, Path]], notes: list[Message]) -> tuple[str, Path] | None:
     found = [(rel, real) for rel, real in top_files if rel.lower() in ANSWERS_NAMES]
     if not found:
         return None
     order = {"answers.yaml": 0, "answers.yml": 1}
     found.sort(key=lambda item: (order.get(item[0], 2), item[0]))
     for rel, _ in found[1:]:
-        notes.append(f"{rel} ignored: {found[0][0]} is used")
+        notes.append(note("note.answers_duplicate", file=rel, used=found[0][0]))
     return found[0]
 
 
-def _copy_answers(answers: tuple[str, Path], root: Path, notes: list[str]) -> Path | None:
+def _copy_answers(answers: tuple[str, Path], root: Path, notes: list[Message]) -> Path | None:
     rel, real = answers
     target = root / "answers.yaml"
     if _copy_source(real, target, rel, notes, python=False):
@@ -510,35 +539,35 @@ def _read_single(path: Path, shown: str) -> bytes:
     return data
 
 
-def _copy_source(src: Path, dest: Path, rel: str, notes: list[str], *, python: bool,
+def _copy_source(src: Path, dest: Path, rel: str, notes: list[Message], *, python: bool,
                  refused: dict[str, Message] | None = None) -> bool:
     """Copy `src` to `dest`, normalised; False (with a note) if it was skipped."""
     try:
         size = os.stat(src).st_size
         if size > MAX_SOURCE_BYTES:
-            notes.append(f"{rel}: larger than 1 MiB; skipped")
+            notes.append(note("note.too_large", file=rel))
             return False
         with open(src, "rb") as fh:
             data = fh.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
-        notes.append(f"{rel}: cannot be read ({exc.strerror}); skipped")
+        notes.append(note("note.unreadable", path=rel, reason=str(exc.strerror)))
         return False
     if len(data) > MAX_SOURCE_BYTES:
-        notes.append(f"{rel}: larger than 1 MiB; skipped")
+        notes.append(note("note.too_large", file=rel))
         return False
     dest.parent.mkdir(parents=True, exist_ok=True)
     _write_source(data, dest, rel, notes, {} if refused is None else refused, python=python)
     return True
 
 
-def _write_source(data: bytes, dest: Path, rel: str, notes: list[str], refused: dict[str, Message], *,
+def _write_source(data: bytes, dest: Path, rel: str, notes: list[Message], refused: dict[str, Message], *,
                   python: bool) -> None:
     """Write the normalised text of `data` to `dest`, or the refusal stub (recorded in `refused`)."""
     try:
         text = normalise_text(data, rel, notes, python=python)
     except UnacceptedEncoding as exc:
         refused[rel] = exc.message(rel)
-        notes.append(exc.message(rel).render("en"))
+        notes.append(Message("note.submission", text=exc.message(rel)))
         text = exc.stub(rel, dest.name)
     with open(dest, "wb") as fh:
         fh.write(text.encode("utf-8"))
@@ -564,7 +593,7 @@ def _looks_like_gbk(text: str) -> bool:
     return saw
 
 
-def normalise_text(data: bytes, rel: str, notes: list[str], *, python: bool = True) -> str:
+def normalise_text(data: bytes, rel: str, notes: list[Message], *, python: bool = True) -> str:
     """Decode source bytes and normalise newlines; see the module docstring.
 
     Raises UnacceptedEncoding for a Python file whose coding cookie names an encoding that is not
@@ -575,7 +604,7 @@ def normalise_text(data: bytes, rel: str, notes: list[str], *, python: bool = Tr
     return declare_utf8(text) if python else text
 
 
-def _decode(data: bytes, rel: str, notes: list[str], *, python: bool) -> str:
+def _decode(data: bytes, rel: str, notes: list[Message], *, python: bool) -> str:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -584,7 +613,7 @@ def _decode(data: bytes, rel: str, notes: list[str], *, python: bool) -> str:
         except UnicodeDecodeError:
             pass
         else:
-            notes.append(f"{rel}: saved as UTF-16; converted to UTF-8")
+            notes.append(note("note.utf16", file=rel))
             return text
     cookie = _coding_cookie(data) if python else None
     if cookie is not None:
@@ -597,7 +626,7 @@ def _decode(data: bytes, rel: str, notes: list[str], *, python: bool) -> str:
             except UnicodeDecodeError:
                 pass     # the cookie is wrong about the bytes: guess, as without one
             else:
-                notes.append(f"{rel}: converted from {cookie.name} to UTF-8")
+                notes.append(note("note.converted", file=rel, encoding=cookie.name))
                 return text
     return _guess_decoding(data, rel, notes)
 
@@ -615,7 +644,7 @@ def _coding_cookie(data: bytes) -> _Cookie | None:
     return None
 
 
-def _guess_decoding(data: bytes, rel: str, notes: list[str]) -> str:
+def _guess_decoding(data: bytes, rel: str, notes: list[Message]) -> str:
     """UTF-8, else GBK when it looks like real Chinese text, else latin-1 (never fails)."""
     try:
         return data.decode("utf-8")
@@ -626,10 +655,9 @@ def _guess_decoding(data: bytes, rel: str, notes: list[str]) -> str:
     except UnicodeDecodeError:
         candidate = None
     if candidate is not None and _looks_like_gbk(candidate):
-        notes.append(f"{rel}: not UTF-8; read as GBK (Chinese Windows) and converted to UTF-8")
+        notes.append(note("note.read_as_gbk", file=rel))
         return candidate
-    notes.append(f"{rel}: not UTF-8; read as latin-1, so non-ASCII characters may be garbled "
-                 f"(save the file as UTF-8)")
+    notes.append(note("note.read_as_latin1", file=rel))
     return data.decode("latin-1")
 
 

@@ -99,7 +99,7 @@ def test_exceptions_crashes_and_exits_in_calls_cost_only_their_checks(grade, tmp
     '''))
     result = grade(folder, only=["params"])
     checks = {c.name: c for c in result.exercises[0].checks}
-    assert checks["seed_examples"].passed
+    assert checks["chapter_examples"].passed
     assert checks["double_bias"].message.key == "err.crash"
     assert checks["multi_layer"].message.key == "err.exit"
     assert checks["bidirectional"].message.key == "err.exception"

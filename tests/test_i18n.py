@@ -9,7 +9,7 @@ from pathlib import Path
 from grader.i18n import catalogue, render
 
 GRADER = Path(__file__).resolve().parents[1] / "grader"
-KEY = re.compile(r"""["']((?:err|cmp|prop|report|note|cx|quiz|equation|holds)\.[a-z_]+)["']""")
+KEY = re.compile(r"""["']((?:err|cmp|prop|report|note|cx|quiz|equation|holds|list)\.[a-z_]+)["']""")
 
 
 def placeholders(template: str) -> set[str]:

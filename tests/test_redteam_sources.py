@@ -29,7 +29,7 @@ import pytest
 from conftest import ROOT, copy_reference
 from grader.report import render
 from grader.sandbox import bwrap_path
-from grader.submission import SubmissionError, load_submission
+from grader.submission import SubmissionError, load_submission, note_text
 from test_sandbox import fast_grader  # noqa: F401 -- the sandboxed grader with 1 s call timeouts
 
 MiB = 1024 * 1024
@@ -47,7 +47,7 @@ LOAD_SCRIPT = """
 import json, re, sys, time
 from pathlib import Path
 import nbformat, grader.notebook                     # imported before the baseline: both versions pay it
-from grader.submission import SubmissionError, load_submission
+from grader.submission import SubmissionError, load_submission, note_text
 def peak_kib():
     with open("/proc/self/status") as fh:
         return int(re.search(r"VmHWM:\\s*(\\d+)", fh.read()).group(1))
@@ -55,7 +55,7 @@ base = peak_kib()
 start = time.monotonic()
 try:
     sub = load_submission(Path(sys.argv[1]), Path(sys.argv[2]))
-    out = {"notes": sub.notes,
+    out = {"notes": [note_text(m) for m in sub.messages],
            "rejected": {m: [msg.render("en"), msg.render("zh")] for m, msg in getattr(sub, "rejected", {}).items()}}
 except SubmissionError as exc:
     out = {"error": str(exc)}
@@ -63,6 +63,11 @@ out["seconds"] = time.monotonic() - start
 out["grown_mib"] = (peak_kib() - base) / 1024
 print(json.dumps(out))
 """
+
+
+def notes_of(sub) -> list[str]:
+    """The submission's notes in English, without the report's "Note: "."""
+    return [note_text(m) for m in sub.messages]
 
 
 def load_in_subprocess(path: Path, workdir: Path, timeout: float) -> dict:
@@ -285,7 +290,7 @@ def test_late_future_imports_cost_linear_work(tmp_path, monkeypatch):
     assert sum(1 for ln in lines if ln == "from __future__ import annotations") == 1
     assert sum(1 for ln in lines if ln == "# from __future__ import annotations") == 2_000
     compile(source, "submission.py", "exec", dont_inherit=True)
-    assert len(sub.notes) <= 21 and "more" in sub.notes[-1]
+    assert len(notes_of(sub)) <= 21 and "more" in notes_of(sub)[-1]
     assert import_and_show(sub.root, "submission", "y") == "2"
 
 
@@ -314,8 +319,8 @@ def test_notes_are_capped_and_the_report_stays_small(fast_grader, tmp_path):
     param_count = (REFERENCE / "param_count.py").read_text(encoding="utf-8")
     path = write_notebook(tmp_path / "many.ipynb", param_count, *[f"broken_{k} = (\n" for k in range(3000)])
     sub = load_submission(path, tmp_path / "work")
-    assert len(sub.notes) <= 21
-    assert "2980" in sub.notes[-1]                         # "... and 2980 more"
+    assert len(notes_of(sub)) <= 21
+    assert "2980" in notes_of(sub)[-1]                         # "... and 2980 more"
     result = fast_grader.grade(sub, ["params"])
     assert scores(result)["params"][0] == scores(result)["params"][1] > 0
     for fmt in ("text", "json", "markdown", "junit"):
@@ -329,7 +334,7 @@ def test_notes_of_a_zip_full_of_skipped_entries_are_capped(tmp_path):
         for k in range(1500):
             zf.writestr(f"../escape{k}.py", "x = 1\n")
     sub = load_submission(zpath, tmp_path / "work")
-    assert len(sub.notes) <= 21 and "1480" in sub.notes[-1]
+    assert len(notes_of(sub)) <= 21 and "1480" in notes_of(sub)[-1]
 
 
 def test_notebook_json_bomb_is_refused_before_it_is_parsed(tmp_path):
@@ -365,6 +370,6 @@ def test_a_normal_notebook_still_converts_with_its_notes(tmp_path):
             return x + 1
         """), "return 5\n", "def g(:\n    pass\n", "ANSWER = f(1)\n")
     sub = load_submission(path, tmp_path / "work")
-    notes = " | ".join(sub.notes)
+    notes = " | ".join(notes_of(sub))
     assert "cell 2" in notes and "cell 3" in notes and "SyntaxError" in notes
     assert import_and_show(sub.root, "submission", "ANSWER") == "2"

@@ -15,8 +15,8 @@ def compare_cases(ctx, tag, cases):
     ctx.check_reference(tag, F, lambda rng: cases, "count")
 
 
-@check("params", "seed_examples")
-def seed_examples(ctx):
+@check("params", "chapter_examples")
+def chapter_examples(ctx):
     compare_cases(ctx, "seed", [Case((3, 4), label="input_size=3, hidden_size=4"),
                                 kw_case(input_size=3, hidden_size=4, output_size=2),
                                 Case((10, 8, 5), label="input_size=10, hidden_size=8, output_size=5")])

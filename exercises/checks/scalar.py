@@ -1,4 +1,4 @@
-"""Checks of ``scalar_rnn``: the seed's one-number RNN, state after each element."""
+"""Checks of ``scalar_rnn``: chapter 14's one-number RNN, state after each element."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def compare_cases(ctx, tag, build):
         ctx.assert_close(as_list(ctx.call(F, case)), expected, case, "states")
 
 
-@check("scalar", "seed_example")
-def seed_example(ctx):
+@check("scalar", "chapter_example")
+def chapter_example(ctx):
     compare_cases(ctx, "seed", lambda rng: [Case(([1.0, 0.0, -1.0],), label="sequence=[1.0, 0.0, -1.0]")])
 
 

@@ -39,7 +39,7 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 
 
 def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
-    """The scalar RNN of seed 000, section 3.
+    """The scalar RNN of chapter 14, section 3.
 
     Input and state are single numbers. Start from state 0.0 and, for every
     element of `sequence` in order, update the state with the RNN step (input
@@ -49,7 +49,7 @@ def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
         list[float] of the same length as `sequence`: the state after each
         element.
 
-    种子 000 第 3 节的标量 RNN。
+    第十四篇第 3 节的标量 RNN。
     输入与状态都是一个数。从状态 0.0 开始，按顺序对 `sequence` 的每个元素
     做一次 RNN 更新（输入权重 w_x、循环权重 w_h、偏置 b、tanh）。
 

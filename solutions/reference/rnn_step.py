@@ -1,4 +1,4 @@
-"""One step of a vanilla RNN, and the scalar RNN of seed 000, section 3."""
+"""One step of a vanilla RNN, and the scalar RNN of chapter 14, section 3."""
 import math
 
 import numpy as np

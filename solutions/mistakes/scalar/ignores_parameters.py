@@ -1,4 +1,4 @@
-"""The seed's run() is copied with w_x=1, w_h=0.5, b=0 hard-coded, so the parameters are ignored."""
+"""The chapter's run() is copied with w_x=1, w_h=0.5, b=0 hard-coded, so the parameters are ignored."""
 from math import tanh
 
 
