@@ -46,6 +46,7 @@ from pathlib import Path
 from grader.i18n import Message
 from grader.submission import Submission, SubmissionError, declare_utf8, note, set_aside_note
 
+WHAT_WAS_GRADED = ("note.graded_notebook", "note.graded_notebook_yaml", "note.graded_py_files")   # said first
 MAX_PARSED = 256 * 1024      # characters: a source larger than this holds work (stubs are a few KiB)
 MAX_NOTEBOOKS = 4            # a folder's notebooks looked at (the course's own name first)
 MAX_IMPORT_NOTES = 8         # leftover imports named one by one in the report
@@ -298,7 +299,7 @@ def _own_imports(submission: Submission, course) -> Submission:
             shown.append(f"+{len(found) - MAX_IMPORT_NOTES}")
         message = Message("note.course_imports", imports="; ".join(shown), file=file)
     # Right after what was graded (said first), before the loader's smaller notes: it changes what runs.
-    first = [m for m in submission.messages[:1] if m.key.startswith("note.graded_")]
+    first = [m for m in submission.messages[:1] if m.key in WHAT_WAS_GRADED]
     return replace(submission, messages=[*first, message, *submission.messages[len(first):]])
 
 

@@ -54,6 +54,29 @@ ALWAYS_ACCEPTED = 64 << 10
 _PASSED_ENV = ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "SYSTEMROOT")
 
 
+SHARED_SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")   # where a uid without Landlock may leave files
+
+
+def _remove_files_of(uid: int) -> None:
+    """What a submission's uid left in the machine's shared scratch folders (a note for the
+    next student): removed once its processes are gone (the zygote killed them)."""
+    for folder in SHARED_SCRATCH:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def worker_env() -> dict:
     env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
@@ -228,19 +251,33 @@ class Worker:
         """A private copy of a submission where the worker can see it; removed afterwards."""
         number = next(self._staged)
         target = self._exchange / f"s{number}"
-        shutil.copytree(root, target, symlinks=False, copy_function=_link_or_copy)
-        for path in [target, *target.rglob("*")]:
-            mode = stat.S_IMODE(path.lstat().st_mode)
-            os.chmod(path, mode | (0o755 if path.is_dir() else 0o644))
+        own_uid = self.isolation.own_uid and not self.isolation.sandboxed
+        holder = None
+        if own_uid:
+            # Copied (a hard link would hand the grader's own copy to the student's uid) inside a
+            # folder nobody else may enter, and moved into place once every file is the student's
+            # group's, read-only (below).
+            holder = self._exchange / f".h{number}"
+            holder.mkdir(mode=0o700)
+            shutil.copytree(root, holder / "s", symlinks=False)
+        else:
+            shutil.copytree(root, target, symlinks=False, copy_function=_link_or_copy)
+            for path in [target, *target.rglob("*")]:
+                mode = stat.S_IMODE(path.lstat().st_mode)
+                os.chmod(path, mode | (0o755 if path.is_dir() else 0o644))
         tmp = None
         if self.isolation.confined and not self.isolation.sandboxed:
             tmp = self._exchange / f"t{number}"
             tmp.mkdir(mode=0o700)
-            uid = SUBMISSION_UIDS + secrets.randbelow(1 << 24) if self.isolation.own_uid else None
-            if uid is not None:   # the submission's files are its uid's alone, read-only
-                for path in [target, *target.rglob("*")]:
-                    os.chown(path, uid, uid, follow_symlinks=False)
-                    os.chmod(path, 0o500 if path.is_dir() else 0o400)
+            uid = SUBMISSION_UIDS + secrets.randbelow(1 << 24) if own_uid else None
+            if uid is not None:
+                # Root's, readable by the submission's uid (its group) only: it cannot chmod them.
+                staging = holder / "s"
+                for path in [*staging.rglob("*"), staging]:
+                    os.chown(path, 0, uid, follow_symlinks=False)
+                    os.chmod(path, 0o550 if path.is_dir() else 0o440)
+                os.rename(staging, target)
+                holder.rmdir()
                 os.chown(tmp, uid, uid)
             self._confine = self.isolation.confine_spec(target, tmp, uid)
         self.received = 0
@@ -248,10 +285,13 @@ class Worker:
             yield self.isolation.inside(target)
         finally:
             self.close_session()
+            uid = (self._confine or {}).get("uid")
             self._confine = None
             shutil.rmtree(target, ignore_errors=True)
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
+            if uid is not None and not self.isolation.landlock:
+                _remove_files_of(uid)
 
     # ------------------------------------------------------------ the worker's control channel
 

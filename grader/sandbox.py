@@ -15,8 +15,10 @@ Gradescope) each submission's child is still confined before its code runs
 (``grader/worker/confine.py``), with what the machine allows, and ``isolation`` says which:
 
 * ``landlock+user`` / ``user``: the grader runs as root, so the child becomes a uid of
-  its own, drawn at random for each submission and never root. Its files (the staged copy,
-  a private /tmp) are that uid's alone; processes it leaves behind are killed with it. In
+  its own, drawn at random for each submission and never root, with no capability (under
+  Landlock it may keep CAP_DAC_READ_SEARCH, so that a Python other users cannot read still
+  loads; Landlock then decides what it reads). Its staged copy is root's, readable by its
+  group only; its private /tmp is its own; processes it leaves behind are killed with it. In
   ``user`` mode (no Landlock) the course's ``exercises/``, ``solutions/`` and ``kit/``
   folders lose their permissions for others (``protect_from_others``), so only their owner
   and root read them.
@@ -77,6 +79,7 @@ class Isolation:
     # landlocked where the kernel can (its Landlock ABI, 0 for none). See confine_spec().
     own_uid: bool = False
     landlock: int = 0
+    read_search: bool = False     # the uid keeps CAP_DAC_READ_SEARCH (under Landlock only)
 
     @property
     def confined(self) -> bool:
@@ -87,7 +90,8 @@ class Isolation:
         """What the child of the submission staged at ``root`` does to itself (confine.confine_child)."""
         if self.sandboxed or not (self.own_uid or self.landlock):
             return None
-        spec = {"uid": uid if self.own_uid else None, "tmp": str(tmp), "landlock": self.landlock}
+        spec = {"uid": uid if self.own_uid else None, "tmp": str(tmp), "landlock": self.landlock,
+                "read_search": self.read_search and self.landlock > 0}
         if self.landlock:
             read, listed = landlock_paths()
             spec.update(read=[*map(str, read), str(root)], write=[str(tmp)], listed=list(map(str, listed)),
@@ -232,12 +236,17 @@ def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()
 def fallback_isolation(reason: str, seccomp: Path | None) -> Isolation:
     """Without bubblewrap: a uid of the submission's own when we are root (and that uid can
     run this Python), Landlock where the kernel has it (see the module's docstring)."""
-    own_uid = os.geteuid() == 0 and another_uid_can_run_python()
+    root = os.geteuid() == 0
     abi = landlock_available()
+    readable = root and another_uid_can_run_python()
+    # Under Landlock a uid may keep CAP_DAC_READ_SEARCH (Landlock still decides what it reads),
+    # so a Python other users cannot read (pyenv under /root) does not leave the child root.
+    own_uid = readable or (root and bool(abi))
     name = "+".join(["landlock"] * bool(abi) + ["user"] * own_uid) or "process"
-    if os.geteuid() == 0 and not own_uid:
+    if root and not own_uid:
         reason += "; no uid of its own: this Python is not readable by other users"
-    return Isolation(name, reason=reason, seccomp=seccomp, own_uid=own_uid, landlock=abi)
+    return Isolation(name, reason=reason, seccomp=seccomp, own_uid=own_uid, landlock=abi,
+                     read_search=own_uid and not readable)
 
 
 # Without bubblewrap, as root: each staged submission runs as a uid drawn from the 2**24 above

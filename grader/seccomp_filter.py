@@ -34,6 +34,10 @@ DENIED = (
     # memory outside the address-space limit; kernel interfaces grading never uses
     "memfd_create", "memfd_secret", "userfaultfd", "perf_event_open", "bpf",
     "io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init",
+    # sockets: grading never needs one (the worker's own channels exist before the filter).
+    # Without bubblewrap the machine's network is there: UDP and raw sockets get past
+    # Landlock's TCP rule, and a socket file such as docker.sock is reachable by path.
+    "socket", "socketpair",
     # mounts, namespaces, the root
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
     "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
@@ -49,10 +53,6 @@ DENIED = (
 CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 # ioctls that push input into a terminal (none is open in the worker, but no terminal is ours to type into)
 TTY_INJECTION = (0x5412, 0x541C)   # TIOCSTI, TIOCLINUX
-# Socket families grading never needs: unix sockets (without bubblewrap a socket file such as
-# docker.sock or a desktop bus is reachable by path, and Landlock does not guard connect()),
-# netlink and raw packets (the machine's network configuration and traffic).
-SOCKET_FAMILIES = (1, 16, 17)      # AF_UNIX, AF_NETLINK, AF_PACKET
 
 
 class SeccompUnavailable(Exception):
@@ -78,9 +78,6 @@ def program() -> bytes:
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     for request in TTY_INJECTION:
         rules.add_rule(denied, "ioctl", sc.Arg(1, sc.EQ, request))
-    for family in SOCKET_FAMILIES:
-        rules.add_rule(denied, "socket", sc.Arg(0, sc.EQ, family))
-    rules.add_rule(denied, "socketpair", sc.Arg(0, sc.EQ, 1))
     with tempfile.TemporaryFile() as out:
         rules.export_bpf(out)
         out.seek(0)

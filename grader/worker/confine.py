@@ -71,6 +71,7 @@ _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446   # the s
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_FS_MAKE_CHAR, _FS_MAKE_BLOCK = 1 << 6, 1 << 11
 _FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 14, 1 << 15
 _NET_ALL = (1 << 0) | (1 << 1)                  # bind and connect TCP (ABI 4)
 _SCOPE_ALL = (1 << 0) | (1 << 1)                # abstract unix sockets, signals (ABI 6)
@@ -125,8 +126,10 @@ def restrict_paths(read: list[str], write: list[str], devices: list[str], abi: i
     file_read = _FS_EXECUTE | _FS_READ_FILE
     file_write = _FS_WRITE_FILE | (handled & _FS_TRUNCATE)
     try:
+        # No device node made or driven in the writable folder (a block device is the raw disk).
+        no_devices = handled & ~(_FS_MAKE_CHAR | _FS_MAKE_BLOCK | _FS_IOCTL_DEV)
         for paths, folder_rights, file_rights in ((read, file_read | _FS_READ_DIR, file_read),
-                                                  (write, handled, file_read | file_write),
+                                                  (write, no_devices, file_read | file_write),
                                                   (devices, _FS_READ_FILE | file_write, _FS_READ_FILE | file_write),
                                                   (listed, _FS_READ_DIR, 0)):
             for path in paths:
@@ -150,13 +153,61 @@ def restrict_paths(read: list[str], write: list[str], devices: list[str], abi: i
         os.close(ruleset)
 
 
-def drop_to(uid: int):
-    """Become ``uid`` (and group ``uid``, no other group) for good: real, effective and saved."""
+PR_SET_KEEPCAPS = 8
+PR_CAPBSET_DROP = 24
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE = 47, 2
+CAP_DAC_READ_SEARCH = 2
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _last_capability() -> int:
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as fh:
+            return int(fh.read())
+    except (OSError, ValueError):
+        return 63
+
+
+def drop_to(uid: int, keep_read_search: bool = False):
+    """Become ``uid`` (and group ``uid``, no other group) for good: real, effective and saved,
+    with no capability; or, with ``keep_read_search`` (under Landlock only, which then decides
+    what it may read), CAP_DAC_READ_SEARCH alone, so that a Python in a private folder (pyenv
+    under /root) still loads, in this process and in the processes it starts."""
+    if keep_read_search:
+        for cap in range(_last_capability() + 1):   # nothing else can ever come back, not even by exec
+            if cap != CAP_DAC_READ_SEARCH:
+                _prctl(PR_CAPBSET_DROP, cap, None, 0, 0)
+        _prctl(PR_SET_KEEPCAPS, 1, None, 0, 0)
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
     if os.getuid() != uid or os.geteuid() != uid or os.getresgid() != (uid, uid, uid):
         raise ConfinementError("the uid did not change")
+    if keep_read_search:
+        libc = ctypes.CDLL(None, use_errno=True)
+        bit = 1 << CAP_DAC_READ_SEARCH
+        data = (_CapData * 2)(_CapData(bit, bit, bit), _CapData(0, 0, 0))
+        if libc.capset(ctypes.byref(_CapHeader(_CAPABILITY_VERSION_3, 0)), data) != 0:
+            raise ConfinementError(f"capset: {os.strerror(ctypes.get_errno())}")
+        _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, ctypes.c_void_p(CAP_DAC_READ_SEARCH), 0, 0)
+        _prctl(PR_SET_KEEPCAPS, 0, None, 0, 0)
+    if _capabilities() & ~(1 << CAP_DAC_READ_SEARCH if keep_read_search else 0):
+        raise ConfinementError("a capability is left")
+
+
+def _capabilities() -> int:
+    """This process's effective and permitted capabilities, OR-ed (from /proc/self/status)."""
+    with open("/proc/self/status") as fh:
+        fields = dict(line.split(":", 1) for line in fh if ":" in line)
+    return int(fields["CapEff"], 16) | int(fields["CapPrm"], 16) | int(fields.get("CapAmb", "0"), 16)
 
 
 def confine_child(spec: dict):
@@ -165,7 +216,7 @@ def confine_child(spec: dict):
     "tmp": the private /tmp}. Not dumpable again afterwards (a uid change resets it)."""
     uid = spec.get("uid")
     if uid is not None:
-        drop_to(int(uid))
+        drop_to(int(uid), keep_read_search=bool(spec.get("landlock")) and bool(spec.get("read_search")))
     if spec.get("landlock"):
         read = [*spec.get("read", ()), "/proc/self/"]
         restrict_paths([os.path.realpath(p) for p in read], list(spec.get("write", ())),

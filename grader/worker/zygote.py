@@ -152,28 +152,45 @@ def sweep():
 
 def sweep_children():
     """Without bubblewrap: the zygote is a child subreaper (main), so a daemon that escaped the
-    child's process group with setsid or a double fork is still one of its children: kill
-    them all (killed processes fork no more, so a few rounds empty the list), then reap."""
-    for _ in range(64):
-        pids = []
-        try:
-            for tid in os.listdir("/proc/self/task"):
-                with open(f"/proc/self/task/{tid}/children") as fh:
-                    pids += [int(p) for p in fh.read().split()]
-        except (OSError, ValueError):
-            return
-        if not pids:
+    child's process group with setsid or a double fork is still among its descendants. Each
+    round kills the whole tree at once (a killed process forks no more; a chain of sessions
+    whose parents live is not peeled one level a round), until none is left or 2 s passed."""
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        tree = _descendants(os.getpid())
+        if not tree:
             break
-        for pid in pids:
+        for pid in tree:
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        for pid in pids:
+        while True:        # reap what is ours (orphans of the killed are reparented to us)
             try:
-                os.waitpid(pid, 0)
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
             except ChildProcessError:
-                pass
+                break
+        time.sleep(0.001)
+
+
+def _descendants(root):
+    found, todo = [], [root]
+    while todo and len(found) < 100_000:
+        pid = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                    children = [int(c) for c in fh.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            todo += children
+    return found
 
 
 def sweep_uid(uid):
