@@ -18,7 +18,6 @@ import os
 import resource
 import signal
 import socket
-import textwrap
 import threading
 import time
 import uuid
@@ -28,10 +27,10 @@ import pytest
 from conftest import ROOT, copy_reference
 
 from grader import sandbox
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
 from grader.runner import Worker
 from grader.submission import load_submission
+# the fallback's grader and the attack helpers: one place for both red-team files
+from test_redteam_without_bubblewrap import fallback_grader, no_bwrap, output_of, submit  # noqa: F401
 
 FALLBACK = sandbox.fallback_isolation("bubblewrap made unavailable", None)
 pytestmark = pytest.mark.skipif(not FALLBACK.confined,
@@ -41,28 +40,6 @@ pytestmark = pytest.mark.skipif(not FALLBACK.confined,
 # child stays root with every capability: those tests fail there.
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the grader does not run as root here")
 CAP_DAC_READ_SEARCH = 1 << 2
-
-
-@pytest.fixture
-def fallback_grader(monkeypatch):
-    monkeypatch.setattr(sandbox, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
-    with Grader(load_course(bundled_course_root()), counterexamples=False) as g:
-        assert g.isolation == FALLBACK.name and not g.worker.isolation.sandboxed
-        yield g
-
-
-def submit(tmp_path: Path, attack: str) -> Path:
-    folder = copy_reference(tmp_path / f"student-{uuid.uuid4().hex[:6]}")
-    path = folder / "rnn_step.py"
-    path.write_text(textwrap.dedent(attack) + "\n" + path.read_text())
-    return folder
-
-
-def output_of(grader, folder: Path, tmp_path: Path) -> str:
-    result = grader.grade(load_submission(folder, tmp_path / f"work-{uuid.uuid4().hex[:6]}"), ["step"])
-    step = result.exercises[0]
-    assert step.score == step.max_score, [c.message for c in step.checks if not c.passed]
-    return "".join(step.output)
 
 
 TRY = '''
