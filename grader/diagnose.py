@@ -137,6 +137,7 @@ class Diagnoser:
         self.runtime = runtime
         self._reference: dict[bytes, tuple] = {}
         self._mistake: dict[tuple, list] = {}
+        self._repeatable: dict[str, bool] = {}
 
     def diagnose(self, exercise, calls: list[RecordedCall],
                  hidden_calls: list[RecordedCall] = ()) -> list[MistakeSpec]:
@@ -170,6 +171,16 @@ class Diagnoser:
             self._reference[key] = run_outcome(function, call)
         return self._reference[key]
 
+    def _repeatable_call(self, exercise, call, key) -> bool:
+        """Whether the reference answers this call the same way twice. A function that draws its
+        own random numbers (a sampler given no ``u``) is not: a value returned there is no
+        evidence of anything (only an exception, which correct code never raises, is)."""
+        if key not in self._repeatable:
+            function = self.runtime.reference_function(exercise.file, call.func)
+            again = run_outcome(function, call)
+            self._repeatable[key] = difference(self._reference[key], again, exercise.rtol, exercise.atol) is None
+        return self._repeatable[key]
+
     def _mistake_outcomes(self, exercise, variant, calls, keys, reference) -> list:
         """For the whole call sequence, in order (a mistake may keep state): each call's
         mistaken outcome and how it differs from the reference's (None: not at all)."""
@@ -191,9 +202,9 @@ class Diagnoser:
         rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
-        for call, (wrong, how), is_right, ref in zip(calls, rows, right, reference):
-            if how is None:
-                continue  # this call cannot tell the mistake from correct code
+        for call, key, (wrong, how), is_right, ref in zip(calls, keys, rows, right, reference):
+            if how is None or (wrong[0] == "ok" and not self._repeatable_call(exercise, call, key)):
+                continue  # this call cannot tell the mistake from correct code (an exception still can)
             shown = None
             if how == "value" and is_right and call.outcome[0] == "ok":
                 same = False   # the student is right here, and the mistake is not
