@@ -57,7 +57,7 @@ def main():
     s, p = statistics.median(sandboxed), statistics.median(plain)
     ws, iso = warm_seconds("auto", args.runs)
     wp, _ = warm_seconds("none", args.runs)
-    print(f"grade check of a full submission (reference, 12 exercises), median of {args.runs} runs")
+    print(f"grade check of a full submission (reference, every exercise), median of {args.runs} runs")
     print(f"{'':32} {'sandbox (' + iso + ')':>22} {'no sandbox':>12} {'added':>9} {'ratio':>7}")
     print(f"{'one CLI process, end to end':32} {s:>21.3f}s {p:>11.3f}s {s - p:>+8.3f}s {s / p:>6.2f}x")
     print(f"{'warm grader, in process':32} {ws:>21.3f}s {wp:>11.3f}s {ws - wp:>+8.3f}s {ws / wp:>6.2f}x")

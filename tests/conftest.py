@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "solutions" / "reference"
 STUBS = ROOT / "exercises" / "stubs"
 IMPLS = Path(__file__).resolve().parent / "impls"
-STUDENT_MODULES = ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn")
+STUDENT_MODULES = ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn", "tiny_rnn")
 
 
 @pytest.fixture(scope="session")

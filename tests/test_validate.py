@@ -16,7 +16,7 @@ def test_bundled_course_validates(course):
     report = validate_course(course, echo=lines.append)
     assert report.ok, report.problems
     assert report.mistakes >= 3 * 11 and report.implementations >= report.mistakes
-    assert lines[-1].startswith("validate: 12 exercises")
+    assert lines[-1].startswith("validate: 13 exercises")
 
 
 def copy_course(tmp_path):

@@ -262,9 +262,15 @@ FORWARD_SIZES = [dict(B=2, T=5, V=4, d=3, H=4), dict(B=1, T=1, V=2, d=1, H=1), d
                  dict(B=2, T=4, V=5, d=2, H=3, with_h0=True), dict(B=1, T=3, V=3, d=2, H=2, keyword=True)]
 
 
+def random_sizes(rng) -> dict:
+    return dict(zip(("B", "T", "V", "d", "H"), (int(n) for n in rng.integers([1, 1, 2, 1, 1], [5, 7, 7, 5, 6]))))
+
+
 @check("tinyrnn", "forward_reference")
 def forward_reference(ctx):
-    ctx.check_reference("forward", FORWARD, lambda rng: [forward_case(rng, **s) for s in FORWARD_SIZES],
+    # fixed sizes, then two drawn from the run's seed
+    ctx.check_reference("forward", FORWARD, lambda rng: [forward_case(rng, **s) for s in FORWARD_SIZES]
+                        + [forward_case(rng, **random_sizes(rng), with_h0=bool(i)) for i in range(2)],
                         "(logits, Hs)", values_only)
 
 
@@ -272,7 +278,8 @@ def LOSS_CASES(rng):
     # T == 1, d == 1 with B > 1, a length-0 row, h0 given, and all lengths full
     return [loss_case(rng, 3, 5, 4, 3, 4, include_zero=True), loss_case(rng, 2, 1, 3, 1, 2, lens=[1, 0]),
             loss_case(rng, 3, 4, 5, 1, 3, with_h0=True), loss_case(rng, 2, 3, 4, 2, 2, lens=[3, 3]),
-            loss_case(rng, 1, 6, 6, 3, 5)]
+            loss_case(rng, 1, 6, 6, 3, 5)] + [loss_case(rng, *random_sizes(rng).values(), with_h0=bool(i), include_zero=True)
+                                              for i in range(2)]
 
 
 @check("tinyrnn", "loss_reference")

@@ -171,6 +171,63 @@ def birnn_forward(X, lengths, fwd, bwd, h0=None):
     return np.concatenate([H_f, H_b], axis=-1)
 
 
+# ---------------------------------------------------------------- TinyRNN
+def embed(tokens, E):
+    return np.take(E, tokens, axis=0)
+
+
+def tiny_rnn_forward(tokens, params, h0=None):
+    Hs = rnn_forward(embed(tokens, params["E"]), params["W_x"], params["W_h"], params["b"], h0)
+    return Hs @ params["W_o"] + params["b_o"], Hs
+
+
+def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
+    logits, Hs = tiny_rnn_forward(tokens, params, h0)
+    B, T, V = logits.shape
+    valid = np.arange(T) < np.asarray(lengths)[:, None]
+    n = valid.sum()
+    p = np.exp(logits - logits.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    loss = masked_cross_entropy(logits, targets, lengths)
+    d = p.copy()
+    b_idx, t_idx = np.nonzero(np.ones((B, T), dtype=bool))
+    d[b_idx, t_idx, np.asarray(targets).ravel()] -= 1.0
+    d[~valid] = 0.0
+    d /= max(n, 1)
+    g = rnn_backward(embed(tokens, params["E"]), params["W_x"], params["W_h"], params["b"], d @ params["W_o"].T, h0)
+    dE = np.zeros_like(params["E"])
+    np.add.at(dE, np.asarray(tokens).ravel(), g["dX"].reshape(-1, g["dX"].shape[-1]))
+    return loss, {"dE": dE, "dW_x": g["dW_x"], "dW_h": g["dW_h"], "db": g["db"],
+                  "dW_o": Hs.reshape(-1, Hs.shape[-1]).T @ d.reshape(-1, V), "db_o": d.sum((0, 1))}
+
+
+def sgd_step(params, grads, lr, max_norm=None):
+    g = {k: grads["d" + k] for k in params}
+    if max_norm is not None:
+        g = clip_by_global_norm(g, max_norm)[0]
+    return {k: params[k] - lr * g[k] for k in params}
+
+
+def sample(params, prefix, n_max, stop_token, temperature=1.0, u=None):
+    if u is None:
+        u = np.random.default_rng().random(n_max)
+    h = np.zeros((1, params["W_h"].shape[0]))
+    for tok in prefix:
+        h = rnn_step(params["E"][[tok]], h, params["W_x"], params["W_h"], params["b"])
+    ids = []
+    for k in range(n_max):
+        z = (h @ params["W_o"] + params["b_o"])[0]
+        if temperature == 0:
+            tok = int(z.argmax())
+        else:
+            tok = min(int(np.searchsorted(np.cumsum(softmax(z / temperature)), u[k], side="right")), len(z) - 1)
+        ids.append(tok)
+        if tok == stop_token:
+            break
+        h = rnn_step(params["E"][[tok]], h, params["W_x"], params["W_h"], params["b"])
+    return ids
+
+
 # ---------------------------------------------------------------- 自测题
 ANSWERS = {
     "step_equation": "h_t = tanh(W_h h_{t-1} + W_x x_t + b)",
@@ -198,6 +255,8 @@ ANSWERS = {
     "tf_rnn_useless": False,
     "tf_grads_accumulate": True,
     "tf_order_matters": "对",
+    "tinyrnn_params": 16705,
+    "tinyrnn_forgets": "b)",
 }
 
 
