@@ -13,7 +13,8 @@ The test is an allowlist over the syntax tree, sound first and conservative wher
   * a library module only ever as the root of an attribute (``np.zeros``), never as a
     value, and its members only from the lists below, each used where it cannot be changed:
     immutable types and constants anywhere, functions and ufuncs only where they are called
-    (numpy lets one set attributes on them, even shadow ``np.add.reduce``), index tricks only
+    (numpy lets one set attributes on them, even shadow ``np.add.reduce``; their methods
+    reduce, accumulate, outer, reduceat and at only called), index tricks only
     subscripted, ``errstate`` only in a ``with`` or as a decorator, ``finfo(...)`` only read;
   * no store or ``del`` into a library object or a builtin, no reflection (getattr, vars,
     dunder attributes, frames), no dynamic code, no files, no ``type(x)`` beyond comparing
@@ -43,7 +44,7 @@ from pathlib import Path
 # Kinds of library member, by where they may appear:
 #   value      anywhere (immutable: a new attribute cannot be set on it, nor on what it exposes)
 #   call       only called (also as a decorator): numpy's functions and ufuncs take attributes
-#   ufunc      like call, plus np.<ufunc>.reduce/accumulate/outer(...)
+#   ufunc      like call, plus np.<ufunc>.reduce/accumulate/outer/reduceat/at(...)
 #   exception  called, raised or caught
 #   context    errstate: only called in a with item or as a decorator
 #   info       finfo/iinfo: only np.finfo(...).<attribute> (finfo instances are cached and shared)
@@ -119,7 +120,9 @@ INFO_ATTRIBUTES = frozenset("""
     resolution smallest_normal smallest_subnormal tiny
 """.split())
 
-UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer"})
+# at writes into its first argument, which can only be the student's own array (a library object is
+# never a value here), as ``a[i] += v`` does
+UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat", "at"})
 
 
 def _kinds(kind: str, names) -> dict[str, str]:

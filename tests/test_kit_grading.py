@@ -116,3 +116,22 @@ def test_a_kit_without_records_is_not_a_course_that_grades(tmp_path):
     """exercises/ alone (no solutions/, no kit/) is not a kit: it has nothing to grade with."""
     shutil.copytree(bundled_course_root() / "exercises", tmp_path / "exercises")
     assert not load_course(tmp_path).is_kit
+
+
+def test_calls_the_release_could_not_record_leave_the_rest_of_the_diagnosis(graders, tmp_path):
+    """The capstone's training run goes on from the parameters the student's own sgd_step
+    returned: a step up the gradient leaves the reference's path at once, so those calls have no
+    record in the kit (the release recorded the catalogue's own run only). The kit still names the mistake from the calls it has, as the instructor's
+    install does, and the training check fails alike."""
+    folder = reference_folder(graders[0].course, tmp_path / "ascent")
+    # written otherwise than the catalogue's, so its run differs from the recorded one in the last bits
+    with open(folder / "tiny_rnn.py", "a", encoding="utf-8") as fh:
+        fh.write("\n\ndef sgd_step(params, grads, lr, max_norm=None):\n"
+                 "    used = {'d' + k: grads['d' + k] for k in params}\n"
+                 "    if max_norm is not None:\n"
+                 "        used, _ = clip_by_global_norm(used, max_norm)\n"
+                 "    return {k: params[k] + lr * used['d' + k] * 3.0 / 3.0 for k in params}\n")
+    instructor, kit = both(graders, folder, tmp_path, ["tinyrnn"])
+    assert verdicts(kit) == verdicts(instructor)
+    checks, named = verdicts(kit)["tinyrnn"]
+    assert ("training", False, 0) in checks and named == ["tinyrnn.ascent"]

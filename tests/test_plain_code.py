@@ -25,7 +25,7 @@ from grader import plain_code
 from grader.course import bundled_course_root, load_course
 from grader.plain_code import state_risk, submission_risk
 
-SIBLINGS = frozenset({"rnn_step", "rnn_forward", "masking", "helpers"})
+SIBLINGS = frozenset({"rnn_step", "rnn_forward", "masking", "readout", "bptt", "helpers"})
 
 
 def risk(source: str, student_modules=SIBLINGS):
@@ -139,6 +139,10 @@ PLAIN_SNIPPETS = {
             return np.log(x) + np.logaddexp.reduce(x, axis=-1) + np.finfo(np.float64).eps
         def grads(X, dA):
             return np.einsum("btd,bth->dh", X, dA), np.iinfo(np.int64).max, np.add.outer(X, X)
+        def embedding_grads(tokens, dX, V):
+            dE = np.zeros((V, dX.shape[-1]))
+            np.add.at(dE, tokens, dX)          # into the student's own array
+            return dE + np.add.reduceat(dX.ravel(), [0, 1])[0]
     """,
     "exceptions and types": """
         import numpy as np
@@ -265,7 +269,6 @@ ATTACKS = {
     "ctypes attribute": (NP + "p = np.zeros(3).ctypes.data", "ctypes"),
     "cffi attribute": (NP + "i = np.random.default_rng(0).bit_generator.cffi", "cffi"),
     "printoptions": (NP + "np.set_printoptions(precision=2)", "set_printoptions"),
-    "add.at": (NP + "np.add.at(np.zeros(2), [0], 1)", "add.at"),
     # stores into library objects
     "typecodes item": (NP + "np.typecodes['x'] = 1", "typecodes"),
     "typecodes update": (NP + "np.typecodes.update({})", "typecodes"),
@@ -275,6 +278,8 @@ ATTACKS = {
     "augmented store": (NP + "np.e += 1", "numpy.e"),
     "builtin attribute": ("print.x = 1", "print"),
     # library objects that escape into names, then get changed there
+    "ufunc method replaced": (NP + "np.add.at = print", "numpy.add"),
+    "ufunc method as a value": (NP + "scatter = np.add.at\nscatter.x = 1", "numpy.add"),
     "ufunc alias": (NP + "f = np.add\nf.reduce = print", "numpy.add"),
     "function alias": (NP + "mean = np.mean\nmean.cache = {}", "numpy.mean"),
     "ufunc as an argument": (NP + "def act(f):\n    f.reduce = print\nact(np.add)", "numpy.add"),

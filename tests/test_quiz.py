@@ -552,6 +552,7 @@ def test_reference_answer_key_gets_full_marks():
     key = yaml.safe_load(path.read_text(encoding="utf-8"))
     formats = {"step_equation": "equation", "shared_parameters": "list", "long_range_cause": "choice",
                "many_to_one_readout": "choice", "padding_pitfall": "choice", "match_outputs": "mapping",
+               "tinyrnn_forgets": "choice",
                "scalar_last_state": "number", "scalar_reverse_last_state": "number"}
     for name, value in key.items():
         fmt = formats.get(name) or ("bool" if name.startswith("tf_") else "int")

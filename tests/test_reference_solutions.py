@@ -20,7 +20,7 @@ ROOT = Path(__file__).parents[1]
 REF_DIR = ROOT / "solutions" / "reference"
 STUB_DIR = ROOT / "exercises" / "stubs"
 MODULES = ["rnn_step", "rnn_forward", "param_count", "masking", "readout",
-           "bptt", "gradient_flow", "birnn"]
+           "bptt", "gradient_flow", "birnn", "tiny_rnn"]
 
 # The reference files import each other by plain name (like a student
 # folder), so drop same-named modules another test may have cached.
@@ -59,6 +59,7 @@ CONTRACT_FUNCTIONS = {
     "bptt": ["rnn_backward", "clip_by_global_norm", "truncated_rnn_backward"],
     "gradient_flow": ["spectral_radius", "hidden_grad_norms"],
     "birnn": ["birnn_forward"],
+    "tiny_rnn": ["embed", "tiny_rnn_forward", "tiny_rnn_loss", "sgd_step", "sample"],
 }
 QUIZ_KEYS = [
     "step_equation", "shared_parameters", "params_rnn", "params_rnn_head",
@@ -69,6 +70,7 @@ QUIZ_KEYS = [
     "tf_reset_between_sequences", "tf_longer_more_params", "tf_no_parallelism",
     "tf_clipping_restores", "tf_truncation_cuts", "tf_bidirectional_online",
     "tf_rnn_useless", "tf_grads_accumulate", "tf_order_matters",
+    "tinyrnn_params", "tinyrnn_forgets",
 ]
 
 

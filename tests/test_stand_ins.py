@@ -261,7 +261,7 @@ def test_a_dependency_passed_as_a_default_argument_or_closed_over(grade, no_bias
 def test_a_single_file_submission(grade, tmp_path, no_bias):
     """One module holds every function: the stand-in replaces rnn_step in that module's globals."""
     parts = []
-    for name in ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn"):
+    for name in ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn", "tiny_rnn"):
         text = (no_bias / f"{name}.py").read_text(encoding="utf-8")
         parts.append("\n".join(line for line in text.splitlines() if not line.startswith("from ")))
     single = tmp_path / "all.py"

@@ -4,7 +4,7 @@ sgd_step and sample, and a short training run of the whole model.
 The loss and its gradients are judged against the reference and, independently,
 against centred finite differences of a loss computed here. Sampling inputs draw
 each ``u[k]`` at least 1e-6 away from every partial sum of ``p`` along the path
-(CONTRACT section 6), so implementations that differ in the last bits of ``p``
+(CONTRACT section 6 asks 1e-9; 1e-6 is safer still), so implementations that differ in the last bits of ``p``
 still pick the same ids.
 """
 
@@ -381,13 +381,13 @@ CORPUS = "hello world, hello there. the world is here. "
 def training_setup(rng):
     chars = sorted(set(CORPUS))
     ids = np.array([chars.index(c) for c in CORPUS], dtype=np.int64)
-    T, V = 10, len(chars)
+    T = 10
     starts = [0, 13, 26]
     tokens = np.stack([ids[s:s + T] for s in starts])
     targets = np.stack([ids[s + 1:s + T + 1] for s in starts])
     lengths = np.array([T, T, 7], dtype=np.int64)
     tokens[2, 7:], targets[2, 7:] = 0, 0       # padding holds valid ids
-    params = model(rng, V, 4, 8, scale=0.3)
+    params = model(rng, len(chars), 4, 8, scale=0.3)
     params["W_o"] *= 0.2
     return tokens, targets, lengths, params
 
@@ -395,38 +395,60 @@ def training_setup(rng):
 STEPS, LR, MAX_NORM = 12, 1.0, 5.0
 
 
+def _close(got: dict, want: dict) -> bool:
+    return all(np.allclose(got[k], want[k], rtol=1e-9, atol=1e-11) for k in want)
+
+
 @check("tinyrnn", "training")
 def training(ctx):
+    """The student's own loss and step, each step from the parameters their step returned. While
+    their results equal the reference's (within the tolerance), the calls are the reference run's
+    own, so they are planned and sent in one request; from the first step where they differ, the
+    run goes on with the student's values alone."""
     def build(rng):
         tokens, targets, lengths, params = training_setup(rng)
+        text = f"{STEPS} steps, lr={LR:g}, max_norm={MAX_NORM:g}, B=3, T=10, V={params['E'].shape[0]}"
         loss, step = ctx.reference(LOSS), ctx.reference(STEP)
-        trained = params
+        path, current = [], params
         for _ in range(STEPS):
-            trained = step(trained, loss(tokens, targets, lengths, trained)[1], LR, MAX_NORM)
-        return (tokens, targets, lengths, params), true_loss(tokens, targets, lengths, params), \
-            true_loss(tokens, targets, lengths, trained)
-    (tokens, targets, lengths, params), start, reference_end = ctx.cached("training", build)
-    text = f"{STEPS} steps, lr={LR:g}, max_norm={MAX_NORM:g}, B=3, T=10, V={params['E'].shape[0]}"
-    current = params
-    for _ in range(STEPS):
-        case = Case((tokens, targets, lengths, current), label=text)
+            loss_call = Case((tokens, targets, lengths, current), label=text)
+            grads = loss(tokens, targets, lengths, current)[1]
+            nxt = step(current, grads, LR, MAX_NORM)
+            path.append((loss_call, grads, Case((current, grads, LR), {"max_norm": MAX_NORM}, label=text), nxt))
+            current = nxt
+        return path, true_loss(tokens, targets, lengths, params), true_loss(tokens, targets, lengths, current), text
+    path, start, reference_end, text = ctx.cached("training", build)
+    tokens, targets, lengths, params = path[0][0].args
+    own = None        # None: the parameters are still the reference run's
+    for loss_call, reference_grads, step_call, reference_next in path:
+        case = loss_call if own is None else Case((tokens, targets, lengths, own), label=text)
         got = ctx.call(LOSS, case)
         if not isinstance(got, (tuple, list)) or len(got) != 2 or not isinstance(got[1], dict):
             expect_grads(got, case)
         grads = values_only(got[1], {"d" + k: params[k] for k in PARAMS})
-        new = ctx.call(STEP, Case((current, grads, LR), {"max_norm": MAX_NORM}, label=text))
+        on_path = own is None and set(grads) >= set(GRADS) and _shaped_like(grads, reference_grads) \
+            and _close(grads, reference_grads)
+        if not on_path:
+            own = loss_call.args[3] if own is None else own
+            step_call = Case((own, grads, LR), {"max_norm": MAX_NORM}, label=text)
+        new = ctx.call(STEP, step_call)
         if not isinstance(new, dict) or set(new) != set(PARAMS):
             raise Fail("cmp.type", where="sgd_step", expected="dict with keys " + ", ".join(PARAMS),
                        got=type(new).__name__, case=text)
         try:
-            current = {k: np.asarray(new[k], dtype=np.float64).reshape(params[k].shape) for k in PARAMS}
+            new = {k: np.asarray(new[k], dtype=np.float64).reshape(params[k].shape) for k in PARAMS}
         except (TypeError, ValueError):
             raise Fail("cmp.type", where="sgd_step", expected="arrays of the parameters' shapes",
                        got="other shapes", case=text) from None
-    end = true_loss(tokens, targets, lengths, current)
+        own = None if on_path and _close(new, reference_next) else new
+    end = reference_end if own is None else true_loss(tokens, targets, lengths, own)
     if not np.isfinite(end) or end > reference_end + 0.1 * (start - reference_end):
         raise Fail("tinyrnn.not_trained", steps=STEPS, got=f"{end:.4g}", start=f"{start:.4g}",
                    expected=f"{reference_end:.4g}", case=text)
+
+
+def _shaped_like(got: dict, want: dict) -> bool:
+    return all(isinstance(got[k], np.ndarray) and got[k].shape == want[k].shape for k in want)
 
 
 @check("tinyrnn", "repeated_tokens")
@@ -543,8 +565,10 @@ def sample_stop(ctx):
 @check("tinyrnn", "sample_fresh_u")
 def sample_fresh_u(ctx):
     # u=None at temperature 1: whatever is drawn, a list of valid ids that obeys the stop rule
-    case = ctx.cached("fresh", lambda rng: sample_case(rng, 4, 2, 3, 12, 1.0, stop_token=3))
-    case = Case(case.args, {"temperature": 1.0}, label=case.label.replace(", u given", "") + ", u=None")
+    def build(rng):
+        case = sample_case(rng, 4, 2, 3, 12, 1.0, stop_token=3)
+        return Case(case.args, {"temperature": 1.0}, label=case.label.replace(", u given", "") + ", u=None")
+    case = ctx.cached("fresh", build)
     got = values_only(ctx.call(SAMPLE, case), [])
     V = case.args[0]["E"].shape[0]
     bad = (not isinstance(got, list) or len(got) > 12 or any(not isinstance(x, int) or not 0 <= x < V for x in got)
