@@ -475,10 +475,15 @@ def padding_ignored(ctx):
     a batch with no valid position gives 0.0 and zero gradients."""
     def build(rng):
         base = loss_case(rng, 3, 6, 5, 3, 4, lens=[6, 2, 4])
+        # The last padded position takes, in the changed batch only, the token of the last valid one:
+        # a gradient written into dE (not added) then loses that position's gradient, whatever the draw.
+        last_valid = int(base.args[0][2, 3])
+        base.args[0][2, 4:] = (last_valid + 1) % 5
         other_tokens, other_targets = base.args[0].copy(), base.args[1].copy()
         for i, n in enumerate(base.args[2]):
             other_tokens[i, n:] = (base.args[0][i, n:] + 1 + rng.integers(0, 4, size=6 - n)) % 5
             other_targets[i, n:] = (base.args[1][i, n:] + 1 + rng.integers(0, 4, size=6 - n)) % 5
+        other_tokens[2, 5] = last_valid
         changed = Case((other_tokens, other_targets, *base.args[2:]), label=base.label + ", other ids at padding")
         empty = loss_case(rng, 2, 3, 4, 2, 3, lens=[0, 0])
         empty.label += " (no valid position)"
