@@ -135,14 +135,31 @@ def _grade_one(student: str, path: str, only: tuple):
     with tempfile.TemporaryDirectory(prefix="grade-class-") as workdir:
         try:
             submission = load_submission(Path(path), Path(workdir))
-            result = _GRADER.grade(submission, only)
         except SubmissionError as exc:
             return student, None, str(exc), time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
-            return student, None, f"could not be graded ({type(exc).__name__}: {exc})"[:500], time.perf_counter() - start
+            return student, None, not_graded(exc), time.perf_counter() - start
+        return grade_loaded(_GRADER, _PREPARED["feedback"], student, submission, only, start)
+
+
+def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
+    """One loaded submission graded, as what the gradebook and the feedback file keep:
+    (student, (PreparedAttempt, feedback text) or None, why not graded or None, seconds).
+    Local grading processes and Dask workers (grader/cluster_worker.py) both end here."""
+    from grader.submission import SubmissionError
+
+    try:
+        result = grader_.grade(submission, only)
+    except SubmissionError as exc:
+        return student, None, str(exc), time.perf_counter() - start
+    except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
+        return student, None, not_graded(exc), time.perf_counter() - start
     result.source = student
-    feedback = _PREPARED["feedback"]
     return student, (prepare(result), feedback.render(result) if feedback else None), None, time.perf_counter() - start
+
+
+def not_graded(exc: Exception) -> str:
+    return f"could not be graded ({type(exc).__name__}: {exc})"[:500]
 
 
 def warm_up(grader_: Grader, course, only):
@@ -156,9 +173,10 @@ def warm_up(grader_: Grader, course, only):
 
 
 def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, only=(), force=False,
-                isolation="sandbox", counterexamples=True, feedback=None, progress=None) -> ClassRun:
+                isolation="sandbox", counterexamples=True, feedback=None, progress=None, cluster=None) -> ClassRun:
     """Grade every changed submission of ``directory`` into ``gradebook``; ``feedback``: a
-    FeedbackWriter for one file per student."""
+    FeedbackWriter for one file per student; ``cluster``: a grader.cluster.DaskPool to grade
+    on instead of ``jobs`` local processes (closed here)."""
     entries, skipped = find_entries(directory)
     run = ClassRun(entries=entries, skipped=skipped)
     fingerprint = course_fingerprint(course) + ":" + ",".join(only)
@@ -176,14 +194,17 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         progress.start(total=len(todo))
     if not todo:
         gradebook.finish_run(run_id)
+        if cluster is not None:
+            cluster.close()
         return run
 
-    # Every student's folder, the gradebook and the feedback are kept from student code too.
-    private = [directory.resolve(), gradebook.path.resolve()] + ([feedback.folder] if feedback else [])
-    with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
-        warm_up(warm, course, only)
-        _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, counterexamples=counterexamples,
-                         feedback=feedback, private=private)
+    if cluster is None:
+        # Every student's folder, the gradebook and the feedback are kept from student code too.
+        private = [directory.resolve(), gradebook.path.resolve()] + ([feedback.folder] if feedback else [])
+        with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
+            warm_up(warm, course, only)
+            _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation,
+                             counterexamples=counterexamples, feedback=feedback, private=private)
     if feedback:
         feedback.reserve([entry.student for entry in entries])
     contents = {entry.student: content for entry, content in todo}
@@ -201,11 +222,15 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         if progress:
             progress.advance(student)
 
-    pool = _Pool(max(1, jobs))
+    pool = cluster if cluster is not None else _Pool(max(1, jobs))
     try:
         pool.grade_all([entry for entry, _ in todo], tuple(only), record)
     except KeyboardInterrupt:
         run.interrupted = True
+        pool.stop()
+        gradebook.finish_run(run_id, "interrupted")
+        raise
+    except Exception:      # a cluster that refuses: what was graded stays, the run is stopped
         pool.stop()
         gradebook.finish_run(run_id, "interrupted")
         raise

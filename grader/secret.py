@@ -45,6 +45,21 @@ def course_secret(course: Course) -> bytes:
     return _read_or_create(secret_path(course))
 
 
+def secret_named(name: str) -> bytes:
+    """A Dask worker's secret for the client's course ``name`` (grader/cluster_worker.py):
+    GRADER_SECRET, else that course's file on this machine. Never created here: a new one would
+    draw other hidden inputs than the client's."""
+    value = os.environ.get(SECRET_ENV)
+    if value is not None:
+        return _checked(value.strip(), SECRET_ENV)
+    base = secret_path_base()
+    try:
+        return _read(base / name)
+    except FileNotFoundError:
+        raise SecretError(f"no course secret on this machine (no {SECRET_ENV}, no {base / name}): "
+                          f"set {SECRET_ENV} to the client's secret on every worker") from None
+
+
 def course_secret_fingerprint(course: Course) -> str:
     """The fingerprint of the course's secret: what a gradebook may store, so a new secret regrades."""
     return fingerprint(course_secret(course))
@@ -62,9 +77,13 @@ def hidden_seed(secret: bytes, exercise_id: str, tag: str) -> int:
 
 
 def secret_path(course: Course) -> Path:
+    return secret_path_base() / course_name(course)
+
+
+def secret_path_base() -> Path:
     config = os.environ.get("XDG_CONFIG_HOME", "")
     base = Path(config) if config and Path(config).is_absolute() else Path.home() / ".config"   # XDG: relative is invalid
-    return base / "rnn-grader" / "secrets" / course_name(course)
+    return base / "rnn-grader" / "secrets"
 
 
 def course_name(course: Course) -> str:
