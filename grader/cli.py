@@ -128,7 +128,10 @@ def default_gradebook(directory: Path) -> Path:
               help="Write one feedback file per student beside the gradebook.")
 @click.option("--counterexamples/--no-counterexamples", default=True, show_default=True,
               help="Search the smallest failing input for failing visible checks (shared by students who behave alike).")
-def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback, counterexamples):
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Grade on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes.")
+def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback, counterexamples,
+           scheduler):
     """Grade every entry of DIRECTORY (one student's submission each) into a gradebook."""
     from grader.classroom import grade_class
     from grader.feedback import FeedbackWriter
@@ -142,17 +145,23 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     check_output(output)
     course = open_course(course_dir)
     course.select(only)
-    if not no_sandbox:
+    if not no_sandbox and scheduler is None:     # on a cluster, each worker checks its own
         reason = confinement_unavailable()   # bubblewrap, else a uid of its own or Landlock
         if reason:
             raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
                            "(pass --no-sandbox to grade anyway)")
     book_path = gradebook or default_gradebook(directory)
     writer = FeedbackWriter(book_path.parent / f"{directory.resolve().name}.feedback", feedback, lang)
+    isolation = "none" if no_sandbox else "sandbox"
+    cluster = None
+    if scheduler is not None:
+        from grader.cluster import DaskPool
+        cluster = DaskPool(scheduler, course, only=only, isolation=isolation, counterexamples=counterexamples,
+                           feedback=writer)
     with Gradebook(book_path) as book, make_progress() as progress:
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
-                              isolation="none" if no_sandbox else "sandbox", feedback=writer,
+                              isolation=isolation, feedback=writer, cluster=cluster,
                               progress=progress, counterexamples=counterexamples)
         except KeyboardInterrupt:
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
