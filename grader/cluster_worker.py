@@ -33,12 +33,16 @@ COURSE_FOLDERS = ("exercises", "solutions")
 
 
 def grader_digest() -> str:
-    """The grader's version and code: a worker running other code would give other results."""
+    """The grader's version and code: a worker running other code would give other results.
+    An installed wheel carries the bundled course in grader/_course, a checkout does not: the
+    course is left out (it travels with the run), so both digest alike."""
     digest = hashlib.sha256(grader.__version__.encode())
     package = Path(grader.__file__).parent
     for file in sorted(package.rglob("*")):
-        if file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in file.parts:
-            digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
+        relative = file.relative_to(package)
+        if (file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in relative.parts
+                and relative.parts[0] != "_course"):
+            digest.update(relative.as_posix().encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -366,3 +366,19 @@ def plain(value) -> bool:
     if isinstance(value, (list, tuple)):
         return all(plain(v) for v in value)
     return value is None or isinstance(value, (str, bytes, int, float, bool))
+
+
+def test_the_grader_digest_is_the_same_installed_or_checked_out_and_changes_with_the_code(tmp_path, monkeypatch):
+    """An installed wheel carries the bundled course in grader/_course; a checkout does not.
+    Workers started by `dask worker` import the installed copy, the client may run the checkout."""
+    import grader
+    from grader.cluster_worker import grader_digest
+
+    checkout = grader_digest()
+    installed = tmp_path / "site-packages" / "grader"
+    shutil.copytree(Path(grader.__file__).parent, installed, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "exercises", installed / "_course" / "exercises")
+    monkeypatch.setattr(grader, "__file__", str(installed / "__init__.py"))
+    assert grader_digest() == checkout
+    (installed / "compare.py").write_text((installed / "compare.py").read_text() + "\n# other code\n")
+    assert grader_digest() != checkout
