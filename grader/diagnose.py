@@ -85,21 +85,30 @@ def agrees(student: tuple, wrong: tuple, how: str, rtol: float, atol: float) -> 
     return same_values(student, wrong, rtol, atol)
 
 
-def shares_the_mistake(student, wrong, reference, rtol: float, atol: float) -> tuple[bool, bool]:
+def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, shown: set | None = None,
+                       path: tuple = ()) -> tuple[bool, bool]:
     """(consistent, evidence) for one returned value, part by part (dict entries, items, array
     positions): where the mistake agrees with the reference the student must too; where it does
     not, the student must be wrong as well, and shows the mistake (evidence) where they give the
     mistake's very value. A part where the mistake gives NaN or inf is matched by any wrong value
     (finite garbage for NaN), and one the student gets wrong another way (dh0 of a gradient
     that does not flow back, computed differently) still counts as wrong: a mistake is named
-    however the rest of the function is written, and never on parts a correct function gets right."""
+    however the rest of the function is written, and never on parts a correct function gets right.
+    ``shown`` collects where the evidence is (``path`` and array positions), to weigh mistakes
+    that are both consistent with the student's results against each other (see ``prune``)."""
+    shown = set() if shown is None else shown
     if isinstance(reference, dict) and isinstance(wrong, dict) and isinstance(student, dict):
         if set(reference) != set(wrong) or set(student) != set(reference):
-            return same(student, wrong, rtol, atol), same(student, wrong, rtol, atol)
-        parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol) for k in reference]
+            agree = same(student, wrong, rtol, atol)
+            if agree:
+                shown.add(path)
+            return agree, agree
+        parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol, shown, path + (str(k),))
+                 for k in reference]
     elif (isinstance(reference, (list, tuple)) and isinstance(wrong, (list, tuple)) and isinstance(student, (list, tuple))
           and len(reference) == len(wrong) == len(student) and type(student) is type(reference)):
-        parts = [shares_the_mistake(a, b, c, rtol, atol) for a, b, c in zip(student, wrong, reference)]
+        parts = [shares_the_mistake(a, b, c, rtol, atol, shown, path + (i,))
+                 for i, (a, b, c) in enumerate(zip(student, wrong, reference))]
     elif (isinstance(reference, np.ndarray) and isinstance(wrong, np.ndarray) and isinstance(student, np.ndarray)
           and reference.shape == wrong.shape == student.shape and reference.dtype.kind in "fc"
           and student.dtype.kind in "iuf" and wrong.dtype.kind in "iuf"):
@@ -110,11 +119,15 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float) -> t
             like_mistake = np.isclose(s, w, rtol=rtol, atol=atol, equal_nan=True)
         if (right & mistaken).any() or (~right & ~mistaken).any():
             return False, False
-        return True, bool((like_mistake & mistaken & np.isfinite(w)).any() or (mistaken & ~np.isfinite(w)).any())
+        where = (like_mistake & mistaken & np.isfinite(w)) | (mistaken & ~np.isfinite(w))
+        shown.update(path + (int(i),) for i in np.flatnonzero(where))
+        return True, bool(where.any())
     else:
         agree = same(student, wrong, rtol, atol)
         if same(wrong, reference, rtol, atol):
             return same(student, reference, rtol, atol), False
+        if agree:
+            shown.add(path)
         return agree, agree
     return all(ok for ok, _ in parts), all(ok for ok, _ in parts) and any(e for _, e in parts)
 
@@ -168,12 +181,40 @@ class Diagnoser:
         right = [agrees(c.outcome, ref, "value", exercise.rtol, exercise.atol) for c, ref in zip(everything, reference)]
         seen = {n: (everything[:n], keys[:n], reference[:n], right[:n]) for n in {len(calls), len(everything)}}
         correct = {n: looks_correct(*part) for n, part in seen.items()}
-        found = []
+        found = []          # (mistake, calls judged, where it shows)
         for mistake in exercise.mistakes:
             n = len(everything) if mistake.hidden_evidence else len(calls)
-            if not correct[n] and any(self._matches(exercise, v, *seen[n]) for v in mistake.variants):
-                found.append(mistake)
-        return found
+            if correct[n]:
+                continue
+            shown = [where for v in mistake.variants for matched, where in [self._matches(exercise, v, *seen[n])]
+                     if matched]
+            if shown:
+                found.append((mistake, n, max(shown, key=len)))
+        return self._prune(exercise, found, seen)
+
+    def _prune(self, exercise, found, seen) -> list[MistakeSpec]:
+        """Of two mistakes both consistent with the student's results, the one whose evidence is
+        a strict part of the other's is not named: a student who always normalises over axis 0
+        also matches "the default axis is wrong" on the calls that use the default, and one who
+        ignores h0 matches a mistake seen only on a one-step call that starts from zeros. Only
+        ever removes a name, so correct code is still never named; a catalogued mistake's own
+        implementation shows its mistake wherever it differs from the reference, so no other
+        mistake's evidence can strictly contain it."""
+        if len(found) < 2:
+            return [mistake for mistake, _, _ in found]
+
+        def shown_in(entry, n):
+            mistake, judged, where = entry
+            if judged >= n:
+                return {p for p in where if p[0] < n}
+            return max((self._matches(exercise, v, *seen[n])[1] for v in mistake.variants), key=len)
+
+        kept = []
+        for entry in found:
+            mistake, n, where = entry
+            if not any(other is not entry and where < shown_in(other, n) for other in found):
+                kept.append(mistake)
+        return kept
 
     def _reference_outcome(self, exercise, call, key):
         if key not in self._reference:
@@ -207,25 +248,33 @@ class Diagnoser:
             self._mistake[sequence_key] = rows
         return self._mistake[sequence_key]
 
-    def _matches(self, exercise, variant, calls, keys, reference, right) -> bool:
-        """Per function: the student agrees with the mistake wherever it differs from correct code."""
+    def _matches(self, exercise, variant, calls, keys, reference, right) -> tuple[bool, frozenset]:
+        """Per function: the student agrees with the mistake wherever it differs from correct code.
+        Also where the evidence is: (call index, part of the value, array position) of each
+        agreement on a mistaken value, in the functions that match."""
         rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
-        for call, key, (wrong, how), is_right, ref in zip(calls, keys, rows, right, reference):
+        where: dict[str, set] = {}
+        for index, (call, key, (wrong, how), is_right, ref) in enumerate(zip(calls, keys, rows, right, reference)):
             if how is None or (wrong[0] == "ok" and not self._repeatable_call(exercise, call, key)):
                 continue  # this call cannot tell the mistake from correct code (an exception still can)
             shown = None
+            parts: set = set()
             if how == "value" and is_right and call.outcome[0] == "ok":
                 same = False   # the student is right here, and the mistake is not
             elif (how == "value" and call.outcome[0] == wrong[0] == ref[0] == "ok"
                   and same_values(("", *wrong[2:]), ("", *ref[2:]), exercise.rtol, exercise.atol)
                   and same_values(("", *call.outcome[2:]), ("", *wrong[2:]), exercise.rtol, exercise.atol)):
                 # a mistake in the returned value: compared part by part (the arguments are as they were)
-                same, shown = shares_the_mistake(call.outcome[1], wrong[1], ref[1], exercise.rtol, exercise.atol)
+                same, shown = shares_the_mistake(call.outcome[1], wrong[1], ref[1], exercise.rtol, exercise.atol,
+                                                 parts)
             else:
                 same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
+                parts = {()}
             consistent[call.func] = consistent.get(call.func, True) and same
             if same and (shown if shown is not None else (wrong[0] == "ok" or call.outcome[1] == wrong[1])):
                 evidence[call.func] = True
-        return any(ok and evidence.get(func) for func, ok in consistent.items())
+                where.setdefault(call.func, set()).update((index, *part) for part in parts)
+        matching = [func for func, ok in consistent.items() if ok and evidence.get(func)]
+        return bool(matching), frozenset(p for func in matching for p in where[func])

@@ -58,3 +58,19 @@ def test_correct_code_written_the_same_way_is_not_named(grade, tmp_path):
         '        dh = dA[:, t] @ W_h.T').replace('"dh0": np.zeros((B, H))', '"dh0": dh')
     result = graded(grade, tmp_path, "bptt.py", code, "bptt")
     assert result.score == result.max_score and result.diagnoses == []
+
+
+CLIPPED_EXPONENT = """
+def softmax(z, axis=-1):
+    # no shift, the exponent clipped instead: finite, but wrong for logits beyond the clip
+    e = np.exp(np.clip(z, -700.0, 700.0))
+    return e / e.sum(axis=axis, keepdims=True)
+"""
+
+
+def test_a_clipped_exponent_is_its_own_mistake_not_an_overflow(grade, tmp_path):
+    # Right where exp(z) / sum overflows to NaN (one huge logit in a row), wrong where several
+    # pass the clip: not readout.unstable_softmax, whose values it contradicts.
+    result = graded(grade, tmp_path, "readout.py", CLIPPED_EXPONENT, "readout")
+    assert result.score < result.max_score
+    assert [d.id for d in result.diagnoses] == ["readout.clipped_exponent"]
