@@ -176,6 +176,8 @@ class Grader:
         shared = shares_one_child(submission)
         right_after = self.hidden_right_after(shared)
         self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
+        self._lost_hidden: set[str] = set()   # ... on hidden checks only: later hidden checks get them
+        self._submission = submission
         self._broken: set[str] = set()   # modules that do not import or are missing
         self._done: set[str] = set()     # exercises wholly graded
         self._shared = shared
@@ -277,7 +279,9 @@ class Grader:
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
         # From the visible checks (and imports) alone: hidden ones run last where the exercises
-        # share a child, and the marks must not depend on where the hidden checks ran.
+        # share a child, and the visible marks must not depend on where the hidden checks ran.
+        # (An exercise that loses only hidden points is stood in for later hidden checks:
+        # _hidden_checks.)
         if not all(c.passed for c in checks.values()):
             self._lost.add(exercise.id)
         if self.counterexamples:
@@ -301,9 +305,16 @@ class Grader:
             answers.exercise = exercise.id
         if hidden:
             student.keep_output = False
-            student.open(fresh=False, plan=graded.plan.hidden)   # the module as the visible checks left it
+            # The module as the visible checks left it; but where an earlier exercise has since
+            # lost hidden points (it is wholly graded: in every mode its hidden checks ran before
+            # these), its functions are stood in too, in a fresh import, so a bug seen only by
+            # its hidden checks does not dock these as well.
+            fresh = self._stand_in_hidden_losses(exercise, student)
+            student.open(fresh=fresh, plan=graded.plan.hidden)
             checks.update((spec.id, self._run_check(ctx, spec)) for spec in hidden)
             student.finish_plan()
+            if not all(checks[spec.id].passed for spec in hidden):
+                self._lost_hidden.add(exercise.id)
         student.close()
         calls = graded.visible_calls
         hidden_calls = ctx.calls if self._hidden_evidence(exercise) else []
@@ -317,6 +328,19 @@ class Grader:
         note = answers.note(exercise.id) if answers is not None else None
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
                               output="".join(student.output), notes=[note] if note else [])
+
+    def _stand_in_hidden_losses(self, exercise: Exercise, student) -> bool:
+        """Add stand-ins for wholly graded exercises that lost only hidden points; whether the
+        module must be imported afresh for them."""
+        if self.worker.stand_in_handler is None:
+            return False
+        ready = (self._lost | self._lost_hidden) & self._done
+        more = stand_ins_for(self.course, exercise, ready, self._submission.module_for, self._broken)
+        wanted = tuple(sorted(set(student.stand_ins) | set(more)))
+        if wanted == tuple(student.stand_ins):
+            return False
+        student.stand_ins = wanted
+        return True
 
     def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""

@@ -9,10 +9,11 @@ import os
 import numpy as np
 import pytest
 
-from conftest import copy_reference
+from conftest import ROOT, copy_reference, single_file_source
 from grader import engine
 from grader.course import bundled_course_root, load_course
 from grader.runtime import module_name
+from grader.submission import load_submission
 from grader.stand_ins import MAX_CALLS, StandInAnswers, answer_stand_in, stand_ins_for
 from grader.worker import wire
 
@@ -294,3 +295,81 @@ def test_what_a_later_exercise_learns_from_the_reference_never_reaches_the_earli
     step = next(e for e in result.exercises if e.id == "step")
     assert step.score < step.max_score and not any(c.passed for c in step.checks if c.name == "matches_reference")
     assert "forward" not in lost(result)
+
+
+# ------------------------------------------------------------------ bugs only hidden checks see
+
+OVERFLOWING_STEP = (ROOT / "solutions/mistakes/step/manual_tanh_overflow.py").read_text(encoding="utf-8")
+OVERFLOWING_FORWARD = (ROOT / "solutions/mistakes/forward/manual_tanh_overflow.py").read_text(encoding="utf-8")
+
+
+def with_code(folder, file, code):
+    with open(folder / file, "a", encoding="utf-8") as fh:
+        fh.write("\n\n" + code)
+    return folder
+
+
+def test_a_bug_only_hidden_checks_see_costs_only_its_own_exercise(grade, tmp_path):
+    """A hand-written tanh overflowing at pre-activations of 1e3 fails only step's hidden
+    tanh_bounds; the hidden extreme-value checks of forward, masking, bptt, truncation and the
+    capstone call rnn_step too, and are graded with a correct one."""
+    folder = with_code(copy_reference(tmp_path / "s"), "rnn_step.py", OVERFLOWING_STEP)
+    result = grade(folder)
+    assert lost(result) == {"step"}, scores(result)
+    step = next(e for e in result.exercises if e.id == "step")
+    assert [c.name for c in step.checks if not c.passed] == ["tanh_bounds"]
+    forward = next(e for e in result.exercises if e.id == "forward")
+    assert [(n.key, n.params) for n in forward.notes] == [("note.stand_in", {"functions": "rnn_step",
+                                                                             "exercises": "step"})]
+    folder = with_code(copy_reference(tmp_path / "f"), "rnn_forward.py", OVERFLOWING_FORWARD)
+    assert lost(grade(folder)) == {"forward"}
+
+
+def test_without_hidden_stand_ins_the_hidden_only_bug_cascades(grade, tmp_path, monkeypatch):
+    """Proves the test above measures the hidden checks' stand-ins."""
+    monkeypatch.setattr(engine.Grader, "_stand_in_hidden_losses", lambda self, exercise, student: False)
+    folder = with_code(copy_reference(tmp_path / "s"), "rnn_step.py", OVERFLOWING_STEP)
+    assert {"step", "forward", "bptt", "truncation", "tinyrnn"} <= lost(grade(folder))
+
+
+def test_a_hidden_only_bug_in_one_file_or_without_the_sandbox(grade, tmp_path, course):
+    """Plain code in one file shares one child, where every hidden check runs last; without the
+    sandbox too: an earlier exercise's hidden checks still run before a later one's."""
+    single = tmp_path / "all.py"
+    single.write_text(single_file_source() + "\n\n" + OVERFLOWING_STEP, encoding="utf-8")
+    assert lost(grade(single)) == {"step"}
+    folder = with_code(copy_reference(tmp_path / "s"), "rnn_step.py", OVERFLOWING_STEP)
+    with engine.Grader(course, isolation="none", counterexamples=False) as unsandboxed:
+        result = unsandboxed.grade(load_submission(folder, tmp_path / "work-none"))
+    assert lost(result) == {"step"}, scores(result)
+
+
+def test_what_a_later_hidden_check_learns_never_reaches_the_exercise_with_the_hidden_bug(grade, tmp_path):
+    """The attack of issue 12 where the dependency loses only hidden points: forward's code,
+    given a correct rnn_step in its hidden checks, leaves what it learns where step's code could
+    look; step's overflowing rnn_step returns it when it finds any. Step is wholly graded before
+    any exercise after it runs, in one file (one child, hidden checks last) as in a folder."""
+    thief_step = OVERFLOWING_STEP + (
+        "\n_overflowing = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b):\n"
+        "    import os, pickle\n"
+        "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"
+        "    except Exception:\n        pass\n"
+        "    if os.environ.get('STOLEN'):\n        return np.tanh(x_t @ W_x + h_prev @ W_h + b)\n"
+        "    return _overflowing(x_t, h_prev, W_x, W_h, b)\n")
+    thief_forward = (
+        "\n_real_forward = rnn_forward\n\ndef rnn_forward(X, W_x, W_h, b, h0=None):\n"
+        "    import os, pickle\n    Hs = _real_forward(X, W_x, W_h, b, h0)\n"
+        "    os.environ['STOLEN'] = '1'\n"
+        "    with open('/tmp/answers.pkl', 'wb') as f:\n"
+        "        pickle.dump({X[:, t].tobytes(): Hs[:, t] for t in range(X.shape[1])}, f)\n"
+        "    return Hs\n")
+    folder = copy_reference(tmp_path / "thief")
+    with_code(folder, "rnn_step.py", thief_step)
+    with_code(folder, "rnn_forward.py", thief_forward)
+    single = tmp_path / "thief.py"
+    single.write_text(single_file_source(folder), encoding="utf-8")
+    for submission in (folder, single):
+        result = grade(submission, ["step", "forward", "bptt"])
+        step = next(e for e in result.exercises if e.id == "step")
+        assert [c.name for c in step.checks if not c.passed] == ["tanh_bounds"], scores(result)
+        assert lost(result) == {"step"}, scores(result)
