@@ -101,3 +101,16 @@ def no_state(ctx):
     a, b = ctx.cached("state", lambda rng: (birnn_case(rng, 3, 4, 2, 2, lens=[4, 2, 3]),
                                             birnn_case(rng, 3, 4, 2, 2, lens=[4, 2, 3])))
     ctx.check_no_state(F, a, b, "output")
+
+
+@check("birnn", "extreme_values")
+def extreme_values(ctx):
+    # Pre-activations beyond +-1000 of both signs in both directions: a tanh written by hand
+    # in the student's own loops overflows to NaN (one that calls rnn_forward_masked is graded
+    # with a correct one where masking lost points).
+    def build(rng):
+        case = birnn_case(rng, 3, 4, 3, 4, lens=[4, 2, 3])
+        X, _, fwd, bwd = case.args
+        D.saturate(X, fwd[0], rng)
+        return [case]
+    ctx.check_reference("extreme", F, build, "output")

@@ -102,3 +102,14 @@ def inputs_unchanged(ctx):
 def no_state(ctx):
     a, b = ctx.cached("state", lambda rng: (norms_case(rng, 2, 4, 3, 3), norms_case(rng, 2, 4, 3, 3)))
     ctx.check_no_state(GN, a, b, "norms")
+
+
+@check("gradient_flow", "grad_norms_extreme")
+def grad_norms_extreme(ctx):
+    # Saturated states (pre-activations beyond +-1000 of both signs): 1 - h^2 is 0 there, so the
+    # norms vanish; a hand-written tanh in the student's own forward loop gives NaN.
+    def build(rng):
+        case = norms_case(rng, 3, 4, 3, 4)
+        D.saturate(case.args[0], case.args[1], rng)
+        return [case]
+    ctx.check_reference("norms_extreme", GN, build, "norms")
