@@ -373,3 +373,21 @@ def test_what_a_later_hidden_check_learns_never_reaches_the_exercise_with_the_hi
         step = next(e for e in result.exercises if e.id == "step")
         assert [c.name for c in step.checks if not c.passed] == ["tanh_bounds"], scores(result)
         assert lost(result) == {"step"}, scores(result)
+
+
+def test_every_known_mistake_docks_only_its_own_exercise(grade, course, tmp_path):
+    """Issue 12's 'done when', over the whole catalogue: the reference with any one known mistake
+    (every variant) loses points in that mistake's exercise and nowhere else. A check whose
+    failure reaches other exercises' visible checks (an rnn_step writing into h_prev breaks
+    every caller's results) is visible itself, so the stand-ins can act on it."""
+    from grader.validate import mistake_folder
+
+    docked = []
+    for exercise in course.exercises.values():
+        for mistake in exercise.mistakes:
+            for i, variant in enumerate(mistake.variants):
+                folder = mistake_folder(course, mistake, variant, tmp_path / f"{mistake.id}-{i}")
+                others = lost(grade(folder)) - {exercise.id}
+                if others:
+                    docked.append((mistake.id, i, sorted(others)))
+    assert docked == []
