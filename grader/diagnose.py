@@ -12,8 +12,11 @@ discriminating, correct code agrees with the reference instead.
 
 from __future__ import annotations
 
+import ast
 import copy
 import hashlib
+import types
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +24,9 @@ from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import identical, same
 from grader.course import MistakeSpec
 from grader.kit import NotInKit, call_digest
+from grader.runtime import module_name
+
+MAX_MEMO_ROWS = 20_000
 
 
 def call_key(call: RecordedCall) -> str:
@@ -96,11 +102,10 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
     however the rest of the function is written, and never on parts a correct function gets right.
     ``shown`` collects where the evidence is (``path`` and array positions), to weigh mistakes
     that are both consistent with the student's results against each other (see ``prune``)."""
-    shown = set() if shown is None else shown
     if isinstance(reference, dict) and isinstance(wrong, dict) and isinstance(student, dict):
         if set(reference) != set(wrong) or set(student) != set(reference):
             agree = same(student, wrong, rtol, atol)
-            if agree:
+            if agree and shown is not None:
                 shown.add(path)
             return agree, agree
         parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol, shown, path + (str(k),))
@@ -120,16 +125,97 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
         if (right & mistaken).any() or (~right & ~mistaken).any():
             return False, False
         where = (like_mistake & mistaken & np.isfinite(w)) | (mistaken & ~np.isfinite(w))
-        shown.update(path + (int(i),) for i in np.flatnonzero(where))
+        if shown is not None:
+            shown.update(path + (int(i),) for i in np.flatnonzero(where))
         return True, bool(where.any())
     else:
         agree = same(student, wrong, rtol, atol)
         if same(wrong, reference, rtol, atol):
             return same(student, reference, rtol, atol), False
-        if agree:
+        if agree and shown is not None:
             shown.add(path)
         return agree, agree
     return all(ok for ok, _ in parts), all(ok for ok, _ in parts) and any(e for _, e in parts)
+
+
+_CONSTANT_DEFAULTS = (ast.Constant, ast.Name, ast.Attribute, ast.Lambda, ast.UnaryOp)
+
+
+def _plain_value(node) -> bool:
+    """A value that cannot hold state: a literal, a name, an attribute, a lambda, a tuple of these."""
+    if isinstance(node, ast.Tuple):
+        return all(_plain_value(e) for e in node.elts)
+    return isinstance(node, _CONSTANT_DEFAULTS)
+
+
+def _function_keeps_no_state(func: ast.FunctionDef) -> bool:
+    if func.decorator_list or not all(_plain_value(d) for d in func.args.defaults + func.args.kw_defaults if d):
+        return False
+    params = {a.arg for a in func.args.args + func.args.kwonlyargs + func.args.posonlyargs}
+    params |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a}
+    local = params | {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    for node in ast.walk(func):
+        if isinstance(node, (ast.Global, ast.Nonlocal, ast.ClassDef, ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in local):
+                return False   # writes into something of the module's (a cache, a function attribute)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "append", "update", "setdefault", "add", "extend", "insert", "pop", "clear"):
+            root = node.func.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in local):
+                return False
+    return True
+
+
+def keeps_no_state(source: str) -> bool:
+    """Whether a known mistake's file (appended to the reference) can only compute: no module
+    variable it writes, no cache, no decorator, nothing but imports, functions and plain
+    constants. Its outcome for a call then depends on that call alone, and is memoised per call
+    rather than per sequence of calls (which differs whenever a check stops at another point)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        if isinstance(node, ast.Assign) and _plain_value(node.value):
+            continue
+        if isinstance(node, ast.FunctionDef) and _function_keeps_no_state(node):
+            continue
+        return False
+    return True
+
+
+def _code_names(code) -> set:
+    """Every global name a code object and the functions nested in it may look up."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _same_object(a, b) -> bool:
+    """Whether a name of a mistake's module is what the reference's module has (the mistake's
+    module runs the reference's file again: its functions are new objects with the same code)."""
+    if a is b:
+        return True
+    if isinstance(a, types.FunctionType) and isinstance(b, types.FunctionType):
+        return a.__code__ == b.__code__ and a.__defaults__ == b.__defaults__ and a.__kwdefaults__ == b.__kwdefaults__
+    if isinstance(a, types.ModuleType) and isinstance(b, types.ModuleType):
+        return a.__name__ == b.__name__
+    if type(a) is type(b) and isinstance(a, (int, float, str, bytes, bool, tuple, type(None))):
+        return a == b
+    return False
 
 
 def usable(calls) -> list[RecordedCall]:
@@ -150,6 +236,9 @@ class Diagnoser:
         self.runtime = runtime
         self._reference: dict[bytes, tuple] = {}
         self._mistake: dict[tuple, list] = {}
+        self._mistake_call: dict[tuple, tuple] = {}   # (variant, call) -> row, for variants keeping no state
+        self._stateless: dict[str, bool] = {}
+        self._unaffected_memo: dict[tuple, bool] = {}
         self._repeatable: dict[str, bool] = {}
 
     def diagnose(self, exercise, calls: list[RecordedCall],
@@ -186,10 +275,9 @@ class Diagnoser:
             n = len(everything) if mistake.hidden_evidence else len(calls)
             if correct[n]:
                 continue
-            shown = [where for v in mistake.variants for matched, where in [self._matches(exercise, v, *seen[n])]
-                     if matched]
-            if shown:
-                found.append((mistake, n, max(shown, key=len)))
+            matching = [v for v in mistake.variants if self._matches(exercise, v, *seen[n])[0]]
+            if matching:
+                found.append((mistake, n, matching))
         return self._prune(exercise, found, seen)
 
     def _prune(self, exercise, found, seen) -> list[MistakeSpec]:
@@ -202,12 +290,15 @@ class Diagnoser:
         mistake's evidence can strictly contain it."""
         if len(found) < 2:
             return [mistake for mistake, _, _ in found]
+        # Where each shows (found by a second pass: a second mistake is rare, positions are not cheap)
+        found = [(mistake, n, max((self._matches(exercise, v, *seen[n], locate=True)[1] for v in matching), key=len))
+                 for mistake, n, matching in found]
 
         def shown_in(entry, n):
             mistake, judged, where = entry
             if judged >= n:
                 return {p for p in where if p[0] < n}
-            return max((self._matches(exercise, v, *seen[n])[1] for v in mistake.variants), key=len)
+            return max((self._matches(exercise, v, *seen[n], locate=True)[1] for v in mistake.variants), key=len)
 
         kept = []
         for entry in found:
@@ -235,23 +326,84 @@ class Diagnoser:
     def _mistake_outcomes(self, exercise, variant, calls, keys, reference) -> list:
         """For the whole call sequence, in order (a mistake may keep state): each call's
         mistaken outcome and how it differs from the reference's (None: not at all)."""
+        if self._keeps_no_state(variant):
+            rows = []
+            for call, key, ref in zip(calls, keys, reference):
+                row = self._mistake_call.get((str(variant), key))
+                if row is None:
+                    if len(self._mistake_call) >= MAX_MEMO_ROWS:   # calls built from students' own
+                        self._mistake_call.clear()                  # results never recur: bounded
+                    row = self._mistake_call[str(variant), key] = self._mistake_row(exercise, variant, call, ref)
+                rows.append(row)
+            return rows
         sequence_key = (str(variant), hashlib.blake2b("".join(keys).encode(), digest_size=16).digest())
         if sequence_key not in self._mistake:
-            rows = []
-            for call, ref in zip(calls, reference):
-                function = self.runtime.variant_function(exercise, variant, call.func)
-                try:
-                    wrong = run_outcome(function, call) if function else ("error", "missing")
-                except NotInKit:   # not recorded for the kit: this variant cannot be told apart here
-                    wrong = ref
-                rows.append((wrong, difference(ref, wrong, exercise.rtol, exercise.atol)))
-            self._mistake[sequence_key] = rows
+            self._mistake[sequence_key] = [self._mistake_row(exercise, variant, call, ref)
+                                           for call, ref in zip(calls, reference)]
         return self._mistake[sequence_key]
 
-    def _matches(self, exercise, variant, calls, keys, reference, right) -> tuple[bool, frozenset]:
+    def _mistake_row(self, exercise, variant, call, ref) -> tuple:
+        if self._unaffected(exercise, variant, call.func):
+            return ref, None     # the mistake changes nothing this function runs: the reference's outcome
+        function = self.runtime.variant_function(exercise, variant, call.func)
+        try:
+            wrong = run_outcome(function, call) if function else ("error", "missing")
+        except NotInKit:   # not recorded for the kit: this variant cannot be told apart here
+            wrong = ref
+        return wrong, difference(ref, wrong, exercise.rtol, exercise.atol)
+
+    def _unaffected(self, exercise, variant, func: str) -> bool:
+        """Whether ``func`` runs none of what the mistake's file redefines (a mistake in
+        ``sample`` does not change ``loss``): its outcome is then the reference's, without
+        replaying it (most calls of an exercise with several functions)."""
+        key = (str(variant), func)
+        if key not in self._unaffected_memo:
+            try:
+                self._unaffected_memo[key] = self._runs_nothing_redefined(exercise, variant, func)
+            except Exception:  # noqa: BLE001 -- a kit's records, an odd module: replay it
+                self._unaffected_memo[key] = False
+        return self._unaffected_memo[key]
+
+    def _runs_nothing_redefined(self, exercise, variant, func: str) -> bool:
+        if getattr(self.runtime, "kit", False) or not self._keeps_no_state(variant):
+            return False
+        name = module_name(exercise.file)
+        reference = self.runtime.reference.get(name).__dict__
+        wrong = self.runtime._variant_modules(exercise, variant).get(name).__dict__
+        redefined = {n for n, v in wrong.items() if not n.startswith("__") and not _same_object(v, reference.get(n))}
+        start = reference.get(func)
+        if not isinstance(start, types.FunctionType) or func in redefined:
+            return False
+        seen, todo = set(), [start]
+        while todo:
+            function = todo.pop()
+            if id(function) in seen:
+                continue
+            seen.add(id(function))
+            names = _code_names(function.__code__)
+            if function.__globals__ is reference and names & redefined:
+                return False
+            for n in names:
+                target = function.__globals__.get(n)
+                if isinstance(target, types.FunctionType):
+                    if target.__module__ == name and target.__globals__ is not reference:
+                        return False      # another module calls into this one: follow no further
+                    todo.append(target)
+        return True
+
+    def _keeps_no_state(self, variant) -> bool:
+        name = str(variant)
+        if name not in self._stateless:
+            try:
+                self._stateless[name] = keeps_no_state(Path(variant).read_text(encoding="utf-8"))
+            except (OSError, TypeError, ValueError):
+                self._stateless[name] = False
+        return self._stateless[name]
+
+    def _matches(self, exercise, variant, calls, keys, reference, right, locate=False) -> tuple[bool, frozenset]:
         """Per function: the student agrees with the mistake wherever it differs from correct code.
-        Also where the evidence is: (call index, part of the value, array position) of each
-        agreement on a mistaken value, in the functions that match."""
+        With ``locate``, also where the evidence is: (call index, part of the value, array
+        position) of each agreement on a mistaken value, in the functions that match."""
         rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
@@ -260,7 +412,7 @@ class Diagnoser:
             if how is None or (wrong[0] == "ok" and not self._repeatable_call(exercise, call, key)):
                 continue  # this call cannot tell the mistake from correct code (an exception still can)
             shown = None
-            parts: set = set()
+            parts: set | None = set() if locate else None
             if how == "value" and is_right and call.outcome[0] == "ok":
                 same = False   # the student is right here, and the mistake is not
             elif (how == "value" and call.outcome[0] == wrong[0] == ref[0] == "ok"
@@ -271,10 +423,11 @@ class Diagnoser:
                                                  parts)
             else:
                 same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
-                parts = {()}
+                parts = {()} if locate else None
             consistent[call.func] = consistent.get(call.func, True) and same
             if same and (shown if shown is not None else (wrong[0] == "ok" or call.outcome[1] == wrong[1])):
                 evidence[call.func] = True
-                where.setdefault(call.func, set()).update((index, *part) for part in parts)
+                if locate:
+                    where.setdefault(call.func, set()).update((index, *part) for part in parts)
         matching = [func for func, ok in consistent.items() if ok and evidence.get(func)]
-        return bool(matching), frozenset(p for func in matching for p in where[func])
+        return bool(matching), frozenset(p for func in matching for p in where.get(func, ()))

@@ -74,3 +74,37 @@ def test_a_clipped_exponent_is_its_own_mistake_not_an_overflow(grade, tmp_path):
     result = graded(grade, tmp_path, "readout.py", CLIPPED_EXPONENT, "readout")
     assert result.score < result.max_score
     assert [d.id for d in result.diagnoses] == ["readout.clipped_exponent"]
+
+
+STATEFUL = {
+    "module cache": "_cache = {}\ndef f(x):\n    return _cache.setdefault(x.shape, x * 2)\n",
+    "global": "_last = None\ndef f(x):\n    global _last\n    _last = x\n    return x\n",
+    "decorator": "import functools\n@functools.lru_cache\ndef f(x):\n    return x\n",
+    "function attribute": "def f(x):\n    f.calls = getattr(f, 'calls', 0) + 1\n    return x\n",
+    "mutable default": "def f(x, seen=[]):\n    seen.append(x)\n    return x\n",
+    "module list": "_seen = []\ndef f(x):\n    _seen.append(x)\n    return x\n",
+    "module array written": "import numpy as np\n_buf = np.zeros(3)\ndef f(x):\n    _buf[:] = x\n    return _buf\n",
+    "class": "class Memo:\n    pass\ndef f(x):\n    return x\n",
+}
+STATELESS = {
+    "plain": '"""doc"""\nimport numpy as np\nEPS = 1e-12\ndef f(x, axis=-1, act=np.tanh):\n    y = np.zeros_like(x)\n'
+             '    y[:] = act(x)\n    out = []\n    out.append(y)\n    return out[0]\n',
+    "writes its argument": "def f(x):\n    x[0] = 0\n    return x\n",
+}
+
+
+def test_a_mistake_keeps_no_state_only_when_it_can_only_compute():
+    """Diagnosis memoises a stateless mistake's outcome per call (grader/diagnose.py): a mistake
+    file that can keep anything between calls must be judged stateful, and is replayed in order."""
+    from conftest import ROOT
+    from grader.diagnose import keeps_no_state
+
+    assert [name for name, code in STATEFUL.items() if keeps_no_state(code)] == []
+    assert [name for name, code in STATELESS.items() if not keeps_no_state(code)] == []
+    stateful = {p.relative_to(ROOT / "solutions/mistakes").as_posix()
+                for p in (ROOT / "solutions/mistakes").rglob("*.py") if not keeps_no_state(p.read_text())}
+    # every catalogued mistake about state between calls, and nothing else
+    assert stateful == {"birnn/memo_by_shape.py", "bptt/grads_not_reset.py", "clipping/memo_by_shape.py",
+                        "forward/state_leaks_between_calls.py", "gradient_flow/memo_by_shape.py",
+                        "masking/memo_by_shape.py", "readout/memo_by_shape.py", "scalar/state_not_reset.py",
+                        "step/keeps_state.py", "tinyrnn/memo_by_shape.py", "truncation/memo_by_shape.py"}
