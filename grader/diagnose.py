@@ -353,9 +353,9 @@ class Diagnoser:
         return wrong, difference(ref, wrong, exercise.rtol, exercise.atol)
 
     def _unaffected(self, exercise, variant, func: str) -> bool:
-        """Whether ``func`` runs none of what the mistake's file redefines (a mistake in
-        ``sample`` does not change ``loss``): its outcome is then the reference's, without
-        replaying it (most calls of an exercise with several functions)."""
+        """Whether ``func`` runs none of what the mistake's file redefines (a mistake in one
+        function does not change another that never calls it): its outcome is then the
+        reference's, without replaying it (most calls of an exercise with several functions)."""
         key = (str(variant), func)
         if key not in self._unaffected_memo:
             try:
