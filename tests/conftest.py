@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -89,3 +92,35 @@ def zip_folder(folder: Path, path: Path, prefix: str = "") -> Path:
 
 def full_marks(result) -> bool:
     return result.score == result.max_score and result.all_passed
+
+
+def run_grade(*args, env=None, timeout=600):
+    """``python -m grader ARGS`` from the repository: (exit code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def with_mistake(folder: Path, exercise_file: str, mistake: Path) -> Path:
+    """A known mistake's file appended to the student's file (its functions override)."""
+    target = folder / exercise_file
+    target.write_text(target.read_text() + "\n\n" + mistake.read_text())
+    return folder
+
+
+def exercise_report(ex) -> str:
+    """Score, diagnoses and every failing check's message (a hidden check's too, for the maintainer)."""
+    lines = [f"score {ex.score}/{ex.max_score}, diagnoses {[d.id for d in ex.diagnoses]}"]
+    if ex.problem is not None:
+        lines.append("problem: " + ex.problem.render("en"))
+    for c in ex.checks:
+        if not c.passed:
+            lines.append(f"  FAILED {c.name}: {c.rendered('en')}")
+            if c.hidden and c.message is not None:
+                lines.append(f"    (hidden check's message: {c.message.render('en')})")
+    return "\n".join(lines)
+
+
+def top_level_functions(source: str) -> dict:
+    """Each top-level function of ``source``, unparsed (comments and layout dropped)."""
+    return {node.name: ast.unparse(node) for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}

@@ -15,22 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, STUBS, copy_reference
+from conftest import ROOT, STUBS, copy_reference, run_grade as run, with_mistake
 from grader.sandbox import bwrap_path
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
-
-
-def run(*args, env=None, timeout=600):
-    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=timeout)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def with_mistake(folder: Path, exercise_file: str, mistake: Path) -> Path:
-    target = folder / exercise_file
-    target.write_text(target.read_text() + "\n\n" + mistake.read_text())
-    return folder
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, STUBS, copy_reference, notebook_from_source, single_file_source, zip_folder
+from conftest import (ROOT, STUBS, copy_reference, notebook_from_source, run_grade as run, single_file_source,
+                      with_mistake, zip_folder)
 from grader.sandbox import bwrap_path
 
 distributed = pytest.importorskip("distributed")
@@ -39,18 +40,6 @@ def _kill_the_grading_worker():
             pid = int(fh.read().rsplit(")", 1)[1].split()[1])
 _kill_the_grading_worker()
 """
-
-
-def run(*args, env=None, timeout=600):
-    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=timeout)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def with_mistake(folder: Path, exercise_file: str, mistake: Path) -> Path:
-    target = folder / exercise_file
-    target.write_text(target.read_text() + "\n\n" + mistake.read_text())
-    return folder
 
 
 def make_class(folder: Path, copies: int = 1) -> Path:

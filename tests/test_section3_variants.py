@@ -21,12 +21,11 @@ that failure (NotNamed) satisfies; there is none today.
 
 from __future__ import annotations
 
-import ast
 import textwrap
 
 import pytest
 
-from conftest import REFERENCE, ROOT, copy_reference
+from conftest import REFERENCE, ROOT, copy_reference, exercise_report as report, top_level_functions as functions
 
 EXERCISE_FILE = {"step": "rnn_step.py", "forward": "rnn_forward.py", "masking": "masking.py",
                  "readout": "readout.py", "bptt": "bptt.py", "clipping": "bptt.py",
@@ -1125,24 +1124,6 @@ def graded(grade, tmp_path, exercise, code):
         fh.write("\n\n" + code)
     (result,) = grade(folder, [exercise]).exercises
     return result
-
-
-def report(ex) -> str:
-    """Score, diagnoses and every failing check's message (a hidden check's too, for the maintainer)."""
-    lines = [f"score {ex.score}/{ex.max_score}, diagnoses {[d.id for d in ex.diagnoses]}"]
-    if ex.problem is not None:
-        lines.append("problem: " + ex.problem.render("en"))
-    for c in ex.checks:
-        if not c.passed:
-            lines.append(f"  FAILED {c.name}: {c.rendered('en')}")
-            if c.hidden and c.message is not None:
-                lines.append(f"    (hidden check's message: {c.message.render('en')})")
-    return "\n".join(lines)
-
-
-def functions(source: str) -> dict:
-    """Each top-level function of ``source``, unparsed (comments and layout dropped)."""
-    return {node.name: ast.unparse(node) for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
 
 
 SECTION_3 = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation", "step.transposed_recurrent",

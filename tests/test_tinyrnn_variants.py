@@ -13,13 +13,12 @@ below (the earlier files, masking.py, bptt.py, ..., stay the reference's).
 
 from __future__ import annotations
 
-import ast
 import shutil
 import textwrap
 
 import pytest
 
-from conftest import REFERENCE, ROOT
+from conftest import REFERENCE, ROOT, exercise_report as report, top_level_functions as functions
 from grader.course import load_course
 from grader.engine import Grader
 from grader.submission import load_submission
@@ -845,24 +844,6 @@ def graded(grader, tmp_path, source):
     (folder / "tiny_rnn.py").write_text(source, encoding="utf-8")
     (result,) = grader.grade(load_submission(folder, tmp_path / "work"), ["tinyrnn"]).exercises
     return result
-
-
-def report(ex) -> str:
-    """Score, diagnoses and every failing check's message (a hidden check's too, for the maintainer)."""
-    lines = [f"score {ex.score}/{ex.max_score}, diagnoses {[d.id for d in ex.diagnoses]}"]
-    if ex.problem is not None:
-        lines.append("problem: " + ex.problem.render("en"))
-    for c in ex.checks:
-        if not c.passed:
-            lines.append(f"  FAILED {c.name}: {c.rendered('en')}")
-            if c.hidden and c.message is not None:
-                lines.append(f"    (hidden check's message: {c.message.render('en')})")
-    return "\n".join(lines)
-
-
-def functions(source: str) -> dict:
-    """Each top-level function of ``source``, unparsed (comments and layout dropped)."""
-    return {node.name: ast.unparse(node) for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
 
 
 def test_the_sources_are_not_the_reference_nor_the_mistake_files():
