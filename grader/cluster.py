@@ -94,7 +94,7 @@ class DaskPool:
                     record(entry.student, None, problem)
                     continue
                 future = self.client.submit(grade_packed, entry.student, packed, only, pure=False,
-                                            key=f"grade-{run}-{len(self.in_flight)}-{uuid.uuid4().hex[:8]}")
+                                            key=f"grade-{run}-{uuid.uuid4().hex}")
                 self.in_flight[future] = entry
                 finished.add(future)
 

@@ -101,7 +101,7 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
     that does not flow back, computed differently) still counts as wrong: a mistake is named
     however the rest of the function is written, and never on parts a correct function gets right.
     ``shown`` collects where the evidence is (``path`` and array positions), to weigh mistakes
-    that are both consistent with the student's results against each other (see ``prune``)."""
+    that are both consistent with the student's results against each other (``Diagnoser._prune``)."""
     if isinstance(reference, dict) and isinstance(wrong, dict) and isinstance(student, dict):
         if set(reference) != set(wrong) or set(student) != set(reference):
             agree = same(student, wrong, rtol, atol)
@@ -157,20 +157,24 @@ def _function_keeps_no_state(func: ast.FunctionDef) -> bool:
     for node in ast.walk(func):
         if isinstance(node, (ast.Global, ast.Nonlocal, ast.ClassDef, ast.Yield, ast.YieldFrom)):
             return False
+        written = None     # what the node writes into: an item or attribute, or a container it grows
         if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            root = node
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if not (isinstance(root, ast.Name) and root.id in local):
-                return False   # writes into something of the module's (a cache, a function attribute)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "append", "update", "setdefault", "add", "extend", "insert", "pop", "clear"):
-            root = node.func.value
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if not (isinstance(root, ast.Name) and root.id in local):
-                return False
+            written = node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            written = node.func.value
+        if written is not None and not _rooted_in(written, local):
+            return False   # writes into something of the module's (a cache, a function attribute)
     return True
+
+
+_MUTATORS = ("append", "update", "setdefault", "add", "extend", "insert", "pop", "clear")
+
+
+def _rooted_in(node, names: set) -> bool:
+    """Whether ``a.b[c].d`` starts from one of ``names``."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
 
 
 def keeps_no_state(source: str) -> bool:
