@@ -49,6 +49,10 @@ if __name__ == "__main__":   # before numpy: the filter binds this thread and ev
     confine.from_arguments(sys.argv[1:])
 
 import numpy  # noqa: E402,F401  -- imported once here so every child starts warm
+# numpy 2 loads these on first use: a student's np.random.default_rng() would otherwise
+# import numpy.random (about 13 ms) again in every child.
+import numpy.fft  # noqa: E402,F401
+import numpy.random  # noqa: E402,F401
 import process_state  # noqa: E402
 import wire  # noqa: E402
 
