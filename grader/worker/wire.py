@@ -12,6 +12,7 @@ worker loads it inside the sandbox.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import struct
@@ -114,6 +115,9 @@ def _encode_array(value, blobs):
 
 # ---------------------------------------------------------------- decoding
 
+_SCALARS = (type(None), bool, int, float)
+
+
 def decode(data, blobs: list, depth: int = 0, budget: list | None = None):
     """The inverse of :func:`encode`; refuses anything outside the format."""
     if depth > 60:
@@ -122,13 +126,14 @@ def decode(data, blobs: list, depth: int = 0, budget: list | None = None):
         budget[0] -= 1
         if budget[0] < 0:
             raise WireError("value too large")
-    if data is None or type(data) in (bool, int, float):
+    kind = type(data)
+    if kind in _SCALARS:
         return data
-    if type(data) is str:
+    if kind is str:
         return clean_text(data)
-    if type(data) is list:
+    if kind is list:
         return [decode(v, blobs, depth + 1, budget) for v in data]
-    if type(data) is not dict or len(data) == 0:
+    if kind is not dict or len(data) == 0:
         raise WireError("malformed value")
     if "__nd__" in data:
         return _decode_array(data, blobs)
@@ -150,21 +155,21 @@ def _key(k):
     return k
 
 
+_DTYPES = {code: np.dtype(code) for code in ALLOWED_DTYPES}
+
+
 def _decode_array(tag, blobs):
-    dtype = tag.get("dtype")
-    if dtype not in ALLOWED_DTYPES:
-        raise WireError(f"dtype {dtype!r} is not allowed")
+    dt = _DTYPES.get(tag.get("dtype")) if type(tag.get("dtype")) is str else None
+    if dt is None:
+        raise WireError(f"dtype {tag.get('dtype')!r} is not allowed")
     shape = tag.get("shape")
-    if type(shape) is not list or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 32:
+    if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
         raise WireError("malformed shape")
     index = tag.get("__nd__")
     if type(index) is not int or not 0 <= index < len(blobs):
         raise WireError("array data missing")
-    dt = np.dtype(dtype)
     data = blobs[index]
-    count = 1
-    for n in shape:   # Python integers: no overflow
-        count *= n
+    count = math.prod(shape)   # Python integers: no overflow
     if len(data) != count * dt.itemsize:
         raise WireError("array data has the wrong size")
     array = np.frombuffer(data, dtype=dt).reshape(shape).copy()
