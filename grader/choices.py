@@ -12,10 +12,11 @@ The same builder is then
     case drawn by hypothesis), so the ladder of a function is built once per run
     and sent to the student's code in one request;
   * shrunk (:func:`simpler`): the cases one step simpler than a failing one;
-  * drawn by hypothesis (:meth:`Builder.strategy`), for the deep search where the
-    ladder finds nothing.
+  * drawn by hypothesis (:func:`drawn`), once per run, where the ladder finds
+    nothing: a second ladder of hypothesis's cases, each with its choices, so it
+    goes to the student's code in one request and is shrunk like the first.
 
-Only the standard library and hypothesis (lazily, for the deep search).
+Only the standard library, numpy and hypothesis (lazily, for the drawn cases).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 RANDOM_RUNGS = 24          # seeded random cases at the top of a ladder
 LADDER_SIZE = 96           # cases in a ladder, at most
 RANDOM_SEED = 20261201
+DRAWN_RUNGS = 60           # cases hypothesis draws, for the functions the ladder cannot fault
 
 
 # ---------------------------------------------------------------- choices
@@ -38,9 +40,6 @@ class Choice:
     options = 1
 
     def value(self, index: int):
-        raise NotImplementedError
-
-    def strategy(self):
         raise NotImplementedError
 
 
@@ -55,10 +54,6 @@ class integers(Choice):   # noqa: N801 -- reads like hypothesis.strategies.integ
 
     def value(self, index):
         return self.lo + index
-
-    def strategy(self):
-        from hypothesis import strategies as st
-        return st.integers(self.lo, self.hi)
 
 
 @dataclass(frozen=True)
@@ -75,10 +70,6 @@ class sampled_from(Choice):   # noqa: N801
     def value(self, index):
         return self.values[index]
 
-    def strategy(self):
-        from hypothesis import strategies as st
-        return st.sampled_from(self.values)
-
 
 def booleans() -> sampled_from:
     return sampled_from((False, True))
@@ -90,10 +81,6 @@ class lists:   # noqa: N801
     min_size: int = 0
     max_size: int = 4
 
-    def strategy(self):
-        from hypothesis import strategies as st
-        return st.lists(self.element.strategy(), min_size=self.min_size, max_size=self.max_size)
-
 
 @dataclass(frozen=True)
 class Builder:
@@ -101,15 +88,6 @@ class Builder:
 
     function: object
     args: tuple = ()
-
-    def strategy(self):
-        from hypothesis import strategies as st
-
-        @st.composite
-        def drawn(draw):
-            return self.function(lambda choice: draw(choice.strategy()), *self.args)
-
-        return drawn()
 
 
 def builder(function):
@@ -210,6 +188,39 @@ def ladder(spec: Builder, key, limit: int = LADDER_SIZE, random_rungs: int = RAN
         replay = _Replay(lambda _, options: rng.randrange(options))
         add(Rung(spec.function(replay.draw, *spec.args), tuple(replay.choices)), far)
     return rungs + sorted(far, key=size)
+
+
+def drawn(spec: Builder, key, count: int = DRAWN_RUNGS) -> list[Rung]:
+    """Up to ``count`` cases hypothesis draws from the builder (derandomised: the same every
+    run), each with the choices it took, so :func:`simpler` shrinks them like ladder rungs.
+    Smallest first. Hypothesis picks each choice's index, which it biases towards the ends
+    of each range and towards repeats: cases a seeded uniform draw rarely meets.
+    ``key(case)``: a content key, so no case comes twice."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis import strategies as st
+    from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+    @st.composite
+    def rung(draw):
+        replay = _Replay(lambda _, options: draw(st.integers(0, options - 1)))
+        return Rung(spec.function(replay.draw, *spec.args), tuple(replay.choices))
+
+    found, seen = [], set()
+
+    def record(candidate: Rung) -> bool:
+        k = key(candidate.case)
+        if k not in seen:
+            seen.add(k)
+            found.append(candidate)
+        return False   # never "found": hypothesis only generates
+
+    config = settings(max_examples=count, deadline=None, database=None, derandomize=True,
+                      phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    try:
+        find(rung(), record, settings=config)
+    except (NoSuchExample, Unsatisfiable):
+        pass
+    return sorted(found[:count], key=size)
 
 
 def simpler(spec: Builder, rung: Rung) -> list[Rung]:

@@ -170,6 +170,10 @@ def warm_up(grader_: Grader, course, only):
     with tempfile.TemporaryDirectory(prefix="grade-warm-") as tmp:
         folder = reference_folder(course, Path(tmp) / "reference")
         grader_.grade(load_submission(folder, Path(tmp) / "work"), only)
+    if grader_.counterexamples:
+        from grader.counterexample import warm_ladders
+
+        warm_ladders(grader_.runtime, [e for e in course.select(only) if not e.is_quiz])
 
 
 def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, only=(), force=False,

@@ -5,7 +5,9 @@ case of the course's input builder, every case one choice away from it, a few se
 random ones; built once per run with the reference's results) goes to the student's
 code in one worker request. The first case that goes wrong is shrunk further, a batch
 of simpler cases per request, until none of them goes wrong. Only where the ladder
-finds nothing does hypothesis search deeper, within the submission's time budget.
+finds nothing do the cases hypothesis draws from the same builder go (drawn once per
+run, with the reference's results; again one request), within the submission's time
+budget.
 What it finds is shown to the student: the call with its values, and expected
 against got. The course's builders and argument names come with its check modules
 (grader/course_code.py: BUILDERS, ARG_NAMES, RESULT_NAMES).
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grader.checks import Case, quiet_numpy
-from grader.choices import Rung, ladder, simpler
+from grader.choices import Rung, drawn, ladder, simpler
 from grader.compare import compare
 from grader.i18n import Message
 from grader.kit import call_digest
@@ -30,8 +32,6 @@ from grader.worker import wire
 
 SHOW_VALUES = 24              # arrays up to this size are printed in full
 SHRINK_ROUNDS = 12            # batches of simpler cases after the first failing one
-DEEP_SECONDS = 0.5            # hypothesis's search of one function, at most
-DEEP_CALLS = 60
 SUBMISSION_SECONDS = 1.0      # all counterexample work of one submission, at most
 # Errors that make no clean counterexample, and cost too much to repeat (or the grader refused).
 UNCLEAN = ("timeout", "timed_out_before", "crash", "gave_up", "time_limit", "import", "too_large", "not_run")
@@ -153,21 +153,40 @@ def _ladder(ctx, func: str) -> list[tuple[Rung, object]]:
     return ctx.runtime.memo(("counterexample ladder", ctx.exercise.id, func), make)
 
 
+def warm_ladders(runtime, exercises) -> None:
+    """Build the ladders (with the reference's results) of the exercises' functions now: a
+    class run does it once before its grading processes fork, not once in each of them."""
+    from grader.checks import Context
+
+    for exercise in exercises:
+        ctx = Context(runtime, exercise, None)
+        for func in exercise.functions:
+            if func in _inputs(ctx).builders:
+                _ladder(ctx, func)
+
+
 def search(ctx, func: str, budget: Budget | None = None) -> Counterexample | None:
     """The smallest input found where ``func`` goes wrong, or None: the ladder first, then
-    shrinking; hypothesis only where the ladder finds nothing and ``budget`` has time left."""
+    hypothesis's drawn cases where the ladder finds nothing and ``budget`` has time left;
+    the first failing case is shrunk."""
     spec = _inputs(ctx).builders.get(func)
     if spec is None:
         return None
     budget = budget or Budget()
-    rungs = _ladder(ctx, func)
-    verdicts = _verdicts(ctx, func, [(rung.case, expected) for rung, expected in rungs], shared=True)
-    failing = [(rung, verdict) for (rung, _), verdict in zip(rungs, verdicts) if verdict is not None]
-    if failing:
-        seen = {call_digest(func, rung.case.args, rung.case.kwargs) for rung, _ in rungs}
-        rung, verdict = _shrink(ctx, func, *failing[0], seen, budget)
-        return _found(ctx, func, rung.case, verdict)
-    return _deep_search(ctx, func, budget)
+    seen = set()
+    # The ladder, then (where it finds nothing and time is left) hypothesis's cases: one
+    # request each, packed once per run; the smallest failing case is shrunk.
+    for tier in (_ladder, _drawn):
+        if tier is _drawn and budget.left() <= 0:
+            break
+        rungs = tier(ctx, func)
+        verdicts = _verdicts(ctx, func, [(rung.case, expected) for rung, expected in rungs], shared=True)
+        seen |= {call_digest(func, rung.case.args, rung.case.kwargs) for rung, _ in rungs}
+        failing = [(rung, verdict) for (rung, _), verdict in zip(rungs, verdicts) if verdict is not None]
+        if failing:
+            rung, verdict = _shrink(ctx, func, *failing[0], seen, budget)
+            return _found(ctx, func, rung.case, verdict)
+    return None
 
 
 def _shrink(ctx, func, rung, verdict, seen, budget):
@@ -195,41 +214,17 @@ def _shrink(ctx, func, rung, verdict, seen, budget):
     return rung, verdict
 
 
-def _deep_search(ctx, func: str, budget: Budget) -> Counterexample | None:
-    """hypothesis over the same builder, a call at a time, within the budget."""
-    seconds = min(DEEP_SECONDS, budget.left())
-    if seconds <= 0:
-        return None
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import NoSuchExample, Unsatisfiable
-
-    reference = ctx.reference(func)
-    started, calls = time.monotonic(), [0]
-    judged: dict = {}   # by content: a case asked again (hypothesis replays, or returns a copy) gets the same answer
-
-    def fails(case: Case) -> bool:
-        key = call_digest(func, case.args, case.kwargs)
-        if key not in judged:
-            if time.monotonic() - started > seconds or calls[0] >= DEEP_CALLS:
-                return False   # out of budget: only cases already judged can fail (no flaky answers)
-            calls[0] += 1
-            expected = _expected(reference, case)
-            judged[key] = None if expected is _REFUSED else _verdicts(ctx, func, [(case, expected)])[0]
-        return judged[key] is not None
-
-    config = settings(max_examples=60, deadline=None, database=None, derandomize=True,
-                      phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck),
-                      report_multiple_bugs=False)
-    try:
-        case = find(_inputs(ctx).builders[func].strategy(), fails, settings=config)
-    except (NoSuchExample, Unsatisfiable):
-        return None
-    except Exception:  # noqa: BLE001 -- the search is a bonus; it must never break grading
-        return None
-    verdict = judged.get(call_digest(func, case.args, case.kwargs))
-    if verdict is None:
-        return None
-    return _found(ctx, func, case, verdict)
+def _drawn(ctx, func: str) -> list[tuple[Rung, object]]:
+    """The cases hypothesis draws for the function (grader/choices.py: drawn), those not on
+    its ladder, with the reference's results: once per run, like the ladder."""
+    def make():
+        reference = ctx.reference(func)
+        digest = lambda case: call_digest(func, case.args, case.kwargs)   # noqa: E731
+        on_ladder = {digest(rung.case) for rung, _ in _ladder(ctx, func)}
+        rungs = [rung for rung in drawn(_inputs(ctx).builders[func], digest) if digest(rung.case) not in on_ladder]
+        with_expected = [(rung, _expected(reference, rung.case)) for rung in rungs]
+        return [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
+    return ctx.runtime.memo(("counterexample drawn", ctx.exercise.id, func), make)
 
 
 def _copy(value):
