@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import copy
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -45,17 +46,26 @@ from grader.validate import mistake_folder, reference_folder  # noqa: E402
 
 # ---------------------------------------------------------------- synthetic class
 
-def make_class(directory: Path, n: int) -> Path:
+CORRECT_SHARE = 1 / 3   # the class the issue measured: about two thirds hold some mistake
+
+
+def make_class(directory: Path, n: int, correct_share: float = CORRECT_SHARE) -> Path:
+    """``n`` student folders: ``correct_share`` of them the reference, the rest every known
+    mistake in turn (each variant once before any comes twice), in a seeded shuffled order.
+    Students with mistakes are named ``m...``, the others ``c...``."""
     course = load_course(bundled_course_root())
     variants = [(m, v) for e in course.exercises.values() for m in e.mistakes for v in m.variants]
     templates = directory / "templates"
-    folders = [reference_folder(course, templates / "reference")]
-    for i, (mistake, variant) in enumerate(variants):
-        folders.append(mistake_folder(course, mistake, variant, templates / f"m{i:03d}"))
+    reference = reference_folder(course, templates / "reference")
+    mistakes = [mistake_folder(course, mistake, variant, templates / f"m{i:03d}")
+                for i, (mistake, variant) in enumerate(variants)]
+    correct = round(n * correct_share)
+    folders = [reference] * correct + [mistakes[i % len(mistakes)] for i in range(n - correct)]
+    random.Random(20261204).shuffle(folders)
     cls = directory / "class"
     cls.mkdir(parents=True)
-    for i in range(n):
-        shutil.copytree(folders[i % len(folders)], cls / f"student{i:04d}")
+    for i, folder in enumerate(folders):
+        shutil.copytree(folder, cls / f"{'c' if folder == reference else 'm'}{i:04d}")
     return cls
 
 
@@ -179,7 +189,7 @@ def check_grading_seconds(cls: Path, sample: int) -> tuple[float, float]:
     from grader.submission import load_submission
 
     course = load_course(bundled_course_root())
-    entries = sorted(cls.iterdir())[1:sample + 1]   # entry 0 is the reference
+    entries = sorted(e for e in cls.iterdir() if e.name.startswith("m"))[:sample]
     seconds = []
     with tempfile.TemporaryDirectory() as tmp, Grader(course) as g:
         g.grade(load_submission(entries[0], Path(tmp) / "warm"))   # the worker's start-up
@@ -230,10 +240,12 @@ def main():
     parser.add_argument("--n", type=int, default=300, help="submissions for the throughput runs")
     parser.add_argument("--memory-n", type=int, default=1000, help="submissions for the memory run")
     parser.add_argument("--sample", type=int, default=8, help="submissions graded one process each")
+    parser.add_argument("--correct", type=float, default=CORRECT_SHARE,
+                        help="share of correct submissions in the class (the rest: every known mistake in turn)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="class-bench-") as tmp:
         tmp = Path(tmp)
-        cls = make_class(tmp / "a", args.n)
+        cls = make_class(tmp / "a", args.n, args.correct)
         n = args.n
         two = n / grade_class(cls, 2, tmp / "g1.sqlite")
         one = n / grade_class(cls, 1, tmp / "g2.sqlite")
@@ -241,10 +253,10 @@ def main():
         per_process = check_rate(cls, args.sample)
         median, worst = check_grading_seconds(cls, args.sample * 4)
         floor = floor_rate(cls)
-        big = make_class(tmp / "b", args.memory_n)
+        big = make_class(tmp / "b", args.memory_n, args.correct)
         peak, seconds = peak_memory(big, tmp / "g4.sqlite")
-    print(f"class grading benchmark: {n} synthetic submissions (the reference and every known mistake), "
-          f"{os.cpu_count()} CPUs; default settings (counterexamples on) unless said")
+    print(f"class grading benchmark: {n} synthetic submissions ({args.correct:.0%} correct, the rest every "
+          f"known mistake in turn), {os.cpu_count()} CPUs; default settings (counterexamples on) unless said")
     print(f"{'':52} {'subs/s':>8} {'s/sub':>8}")
     rows = [("grade class, 2 jobs (the default path)", two), ("grade class, 1 job", one),
             ("grade class, 2 jobs, --no-counterexamples", two_plain),

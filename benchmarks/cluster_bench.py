@@ -1,7 +1,7 @@
 """Class grading on a Dask cluster against local processes, as figures measured in one run.
 
 On one machine, with the default settings (sandbox and counterexample search on), the same
-synthetic class (the reference and every known mistake, as class_bench.py makes it) is graded:
+synthetic class (a third correct, the rest every known mistake in turn, as class_bench.py makes it) is graded:
 
   * locally with `grade class --jobs 1` and `--jobs 2`;
   * with `grade class --scheduler` on a `dask scheduler` with 1, then 2 `dask worker`
