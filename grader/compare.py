@@ -134,9 +134,8 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) ->
         return Mismatch("cmp.dtype", {"where": where, "expected": str(expected.dtype), "got": str(got.dtype)})
     g = got.astype(np.float64, copy=False)
     e = expected.astype(np.float64, copy=False)
-    with np.errstate(all="ignore"):   # the common case first: everything within tolerance
-        if np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True).all():
-            return None
+    if _all_close_finite(g, e, rtol, atol):   # the common case first: everything within tolerance
+        return None
     both_nan = (np.isnan(g) & np.isnan(e)) | (g == e)   # equal infinities are equal too
     bad_nan = ~np.isfinite(g) & np.isfinite(e)
     if brief and bad_nan.any():
@@ -161,6 +160,21 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) ->
     return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,
                                    "index": index, "expected": fmt(e[index]), "got": fmt(g[index]),
                                    "abs_err": fmt(err[index]), "rel_err": rel})
+
+
+def _all_close_finite(g: np.ndarray, e: np.ndarray, rtol: float, atol: float) -> bool:
+    """Every value finite and within tolerance: what np.isclose(...).all() says for finite
+    values, in a third of its time (this runs for every value a student returns). NaN and
+    infinities fall through to the full comparison, which knows what they mean."""
+    with np.errstate(all="ignore"):
+        tol = np.abs(e)
+        tol *= rtol
+        tol += atol
+        diff = np.subtract(g, e)
+        np.abs(diff, out=diff)
+        # A NaN in diff fails <=; an infinite e makes tol infinite (rtol > 0) or diff
+        # infinite or NaN (rtol == 0): either way, not "all close" here.
+        return bool(np.less_equal(diff, tol).all()) and bool(np.isfinite(tol).all())
 
 
 def identical(after, before) -> bool:
