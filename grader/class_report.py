@@ -121,14 +121,16 @@ class ClassStats:
 
 def collect(book, lang: str = "en", course=None) -> ClassStats:
     """The report's numbers, from the latest attempt of every student in ``book``."""
-    latest = book.latest_all(lang)
+    latest = book.latest_all()
+    # each student's JSON report in ``lang``, rendered from the stored result once
+    reports = {attempt.id: attempt.report(lang) for attempt in latest}
     students = [StudentRow(a.student, float(a.score), float(a.max_score), float(a.seconds), a.graded_at)
                 for a in latest]
-    order = _exercise_order(course, latest)
+    order = _exercise_order(course, reports.values())
 
     exercises: dict[str, ExerciseRow] = {}
-    for attempt in latest:
-        for ex in attempt.report.get("exercises", []):
+    for report in reports.values():
+        for ex in report.get("exercises", []):
             row = exercises.get(ex["id"])
             if row is None:
                 row = exercises[ex["id"]] = ExerciseRow(ex["id"], _exercise_title(course, ex, lang),
@@ -197,10 +199,10 @@ def _runs(book) -> list[RunRow]:
     return [RunRow(*row) for row in rows]
 
 
-def _exercise_order(course, latest) -> dict[str, int]:
+def _exercise_order(course, reports) -> dict[str, int]:
     ids: list[str] = list(course.exercises) if course is not None else []
-    for attempt in latest:
-        for ex in attempt.report.get("exercises", []):
+    for report in reports:
+        for ex in report.get("exercises", []):
             if ex["id"] not in ids:
                 ids.append(ex["id"])
     return {id_: n for n, id_ in enumerate(ids)}

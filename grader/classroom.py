@@ -155,7 +155,7 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
     except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
         return student, None, not_graded(exc), time.perf_counter() - start
     result.source = student
-    return student, (prepare(result), feedback.render(result) if feedback else None), None, time.perf_counter() - start
+    return student, (prepare(result), feedback.render(result, student) if feedback else None), None, time.perf_counter() - start
 
 
 def not_graded(exc: Exception) -> str:

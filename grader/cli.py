@@ -16,7 +16,7 @@ import click
 from grader.course import CourseError, bundled_course_root, load_course
 from grader.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
-from grader.report.markdown import visible
+from grader.escaping import visible
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -176,27 +176,19 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
 
 
 def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
-    from grader.i18n import render as msg
+    """The class in ``fmt``: every student the run found, their latest attempt, rendered from the
+    stored result (grader/report/class_formats.py)."""
+    from grader.report import WRITERS
+    from grader.report.class_formats import ClassView
+    from grader.view import build
 
     wanted = {e.student for e in run.entries}
-    if fmt == "json":
-        import json
-
-        from grader.report.json_report import escape_invisible
-        # The stored reports are JSON already: spliced in as they are, not parsed and re-encoded.
-        parts = [json.dumps({"student": student}, ensure_ascii=False)[:-1]
-                 + (", " + report.lstrip()[1:] if report.strip() != "{}" else "}")
-                 for student, _, _, report in book.latest_reports(lang) if student in wanted]
-        return escape_invisible('{"submissions": [\n' + ",\n".join(parts) + "\n]}\n")
-    latest = [(shown(student), score, max_score) for student, score, max_score, _ in book.latest_reports(lang)
-              if student in wanted]
-    lines = [msg("class.title", lang, count=len(latest), graded=len(run.graded), unchanged=len(run.unchanged),
-                 skipped=len(run.skipped) + len(run.failed))]
-    width = max([len(s) for s, _, _ in latest] + [8])
-    for student, score, max_score in latest:
-        lines.append(f"  {student:<{width}}  {score:>7g}/{max_score:g}")
-    lines.append(msg("class.gradebook", lang, path=str(book_path)))
-    return "\n".join(lines) + "\n"
+    rows = [row for row in book.latest_scores() if row[0] in wanted]
+    counts = {"count": len(rows), "graded": len(run.graded), "unchanged": len(run.unchanged),
+              "skipped": len(run.skipped) + len(run.failed)}
+    view = ClassView(lang=lang, rows=rows, view_of=lambda student: build(book.latest(student).result, lang),
+                     counts=counts, gradebook=str(book_path))
+    return WRITERS[fmt].many(view)
 
 
 @cli.command()

@@ -13,7 +13,8 @@ import io
 
 from grader.gradebook import SYSTEM_ENTRY
 from grader.report import write_atomically
-from grader.report.markdown import visible
+from grader.view import points
+from grader.escaping import visible
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GRADED = "graded"
@@ -24,19 +25,20 @@ def write_csv(book, path) -> int:
     """One row per student the gradebook knows, graded or not: an entry a run could not grade
     is listed with the reason in ``status`` (an LMS import must not lose a student silently).
     If a student's latest run could not grade them, their last grade stays, with that status."""
-    latest = book.latest_all("en")
+    latest = book.latest_all()
+    results = {attempt.student: attempt.result for attempt in latest}
     graded_in = book.latest_runs()
     not_graded = book.not_graded()
     exercises: list[str] = []
     for attempt in latest:
-        for exercise in attempt.report.get("exercises", []):
-            if exercise["id"] not in exercises:
-                exercises.append(exercise["id"])
+        for exercise in results[attempt.student].exercises:
+            if exercise.id not in exercises:
+                exercises.append(exercise.id)
     rows = {}
     for attempt in latest:
-        scores = {e["id"]: e["score"] for e in attempt.report.get("exercises", [])}
-        rows[attempt.student] = [_num(attempt.score), _num(attempt.max_score), GRADED,
-                                 *[_num(scores[e]) if e in scores else "" for e in exercises]]
+        scores = {e.id: e.score for e in results[attempt.student].exercises}
+        rows[attempt.student] = [points(attempt.score), points(attempt.max_score), GRADED,
+                                 *[points(scores[e]) if e in scores else "" for e in exercises]]
     for name, (run_id, reason) in not_graded.items():
         if run_id < graded_in.get(name, -1) or reason == SYSTEM_ENTRY:
             continue       # graded again since, or no student's (.DS_Store)
@@ -58,8 +60,3 @@ def text_cell(raw: str) -> str:
     cell = visible(raw, keep="")
     # Leading spaces do not stop every spreadsheet from reading a formula.
     return "'" + cell if cell.lstrip(" ").startswith(FORMULA_STARTS) else cell
-
-
-def _num(x) -> str:
-    x = float(x)
-    return str(int(x)) if x.is_integer() else f"{x:g}"

@@ -1,4 +1,4 @@
-"""One feedback file per student, beside the gradebook (markdown, or HTML).
+"""One feedback file per student, beside the gradebook: the Markdown or the HTML report (grader/report/).
 
 File names come from student names, which anyone can choose: a name is kept as it is only
 when it is already a safe file name that no other student's name could be mistaken for;
@@ -10,14 +10,13 @@ a file, and no student can pick a name that lands on another student's file.
 from __future__ import annotations
 
 import hashlib
-import html
 import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from grader.report import render, write_atomically
-from grader.report.markdown import visible
+from grader.report import render_view, write_atomically
+from grader.view import build
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 _HASH_LENGTH = 16                       # 64 bits: no one finds a second name with the same file
@@ -75,23 +74,20 @@ class FeedbackWriter:
         return self.folder / f"{self._names[student]}{suffix}"
 
     def write(self, student: str, result) -> Path | None:
-        return self.save(student, self.render(result))
+        return self.save(student, self.render(result, student))
 
-    def render(self, result) -> str | None:
-        """The file's text (class grading renders it in the grading processes)."""
+    def render(self, result, student: str = "") -> str | None:
+        """The file's text, from the one view (class grading renders it in the grading processes);
+        an HTML page is titled with the student's name."""
         if self.kind == "none":
             return None
-        return render(result, "markdown", self.lang)
+        options = {"title": student} if self.kind == "html" else {}
+        return render_view(build(result, self.lang), self.kind, **options)
 
-    def save(self, student: str, markdown: str | None) -> Path | None:
-        if self.kind == "none" or markdown is None:
+    def save(self, student: str, content: str | None) -> Path | None:
+        if self.kind == "none" or content is None:
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.path_for(student)
-        if self.kind == "html":
-            title, text = html.escape(visible(student, keep="")), html.escape(visible(markdown))
-            body = f"<!doctype html><meta charset='utf-8'><title>{title}</title><pre>{text}</pre>"
-            write_atomically(path, body)
-        else:
-            write_atomically(path, markdown)
+        write_atomically(path, content)
         return path

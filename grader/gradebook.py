@@ -1,8 +1,10 @@
 """The gradebook: every attempt of every student, in SQLite, never overwritten.
 
 Each grading of a submission is one *attempt*: its score, the content hash of
-what was graded, the full reports (both languages) and one row per check and
-per named mistake, written in a single transaction. A run killed at any point
+what was graded, the result as language-neutral data (message keys and parameters,
+grader/results.py: every report, in either language and any format, is rendered
+from it later) and one row per check and per named mistake, written in a single
+transaction. A run killed at any point
 (even with kill -9) leaves whole attempts or none; the next run sees which
 students already have an attempt for their current content and grades only
 the others.
@@ -35,8 +37,9 @@ CREATE TABLE IF NOT EXISTS attempts (
     max_score REAL NOT NULL,
     isolation TEXT NOT NULL,
     seconds REAL NOT NULL,
-    report_en TEXT NOT NULL,           -- the `grade check --format json` object
-    report_zh TEXT NOT NULL
+    report_en TEXT,                    -- gradebooks before results were stored as data: the
+    report_zh TEXT,                    --   `grade check --format json` object per language
+    result TEXT                        -- SubmissionResult.to_data() as JSON
 );
 CREATE INDEX IF NOT EXISTS attempts_student ON attempts(student, id);
 CREATE TABLE IF NOT EXISTS checks (
@@ -78,29 +81,36 @@ class Attempt:
     score: float
     max_score: float
     seconds: float
-    report: dict
+    stored: tuple         # (result data, report_en, report_zh) as JSON text, as the row holds them
+
+    @property
+    def result(self):
+        """The graded result (grader/results.py), rebuilt from what was stored."""
+        return load_result(*self.stored)
+
+    def report(self, lang: str = "en") -> dict:
+        """`grade check --format json`'s object in ``lang``."""
+        return self.result.to_json(lang)
 
 
 @dataclass
 class PreparedAttempt:
     """An attempt as the gradebook stores it: what a grading process sends its parent
-    (strings and numbers, rendered where the grading happened)."""
+    (strings and numbers, encoded where the grading happened)."""
 
     score: float
     max_score: float
     isolation: str
     seconds: float
-    report_en: str
-    report_zh: str
+    result: str           # SubmissionResult.to_data() as JSON
     checks: list          # (exercise, name, passed, score, max_score, hidden)
     diagnoses: list       # (exercise, mistake)
 
 
 def prepare(result) -> PreparedAttempt:
-    reports = {lang: json.dumps(result.to_json(lang), ensure_ascii=False) for lang in ("en", "zh")}
     return PreparedAttempt(
         score=result.score, max_score=result.max_score, isolation=result.isolation, seconds=result.elapsed,
-        report_en=reports["en"], report_zh=reports["zh"],
+        result=json.dumps(result.to_data(), ensure_ascii=False),
         checks=[(e.id, c.name, int(c.passed), c.score, c.max_score, int(c.hidden))
                 for e in result.exercises for c in e.checks],
         diagnoses=[(e.id, d.id) for e in result.exercises for d in e.diagnoses])
@@ -116,6 +126,9 @@ class Gradebook:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(attempts)")}
+        if "result" not in columns:   # a gradebook from before results were stored as data
+            self.db.execute("ALTER TABLE attempts ADD COLUMN result TEXT")
 
     def close(self):
         self.db.close()
@@ -150,11 +163,12 @@ class Gradebook:
 
     def record_prepared(self, run_id: int, student: str, content: str, attempt: "PreparedAttempt") -> int:
         with self.db:
+            # report_en/report_zh: empty, not NULL, so an older gradebook's NOT NULL columns accept the row
             cur = self.db.execute(
                 "INSERT INTO attempts (run_id, student, content, graded_at, score, max_score, isolation, seconds,"
-                " report_en, report_zh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " report_en, report_zh, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', '', ?)",
                 (run_id, student, content, now(), attempt.score, attempt.max_score, attempt.isolation,
-                 attempt.seconds, attempt.report_en, attempt.report_zh))
+                 attempt.seconds, attempt.result))
             attempt_id = cur.lastrowid
             self.db.executemany(
                 "INSERT INTO checks (attempt_id, exercise, name, passed, score, max_score, hidden)"
@@ -163,27 +177,22 @@ class Gradebook:
                                 [(attempt_id, *row) for row in attempt.diagnoses])
         return attempt_id
 
-    def latest(self, student: str, lang: str = "en") -> Attempt | None:
-        row = self.db.execute(
-            f"SELECT id, student, content, graded_at, score, max_score, seconds, report_{_lang(lang)}"
-            " FROM attempts WHERE student = ? ORDER BY id DESC LIMIT 1", (student,)).fetchone()
+    _ATTEMPT = "a.id, a.student, a.content, a.graded_at, a.score, a.max_score, a.seconds, a.result, a.report_en, a.report_zh"
+    _LATEST = ("FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
+               " ORDER BY a.student")
+
+    def latest(self, student: str) -> Attempt | None:
+        row = self.db.execute(f"SELECT {self._ATTEMPT} FROM attempts a WHERE student = ? ORDER BY id DESC LIMIT 1",
+                              (student,)).fetchone()
         return _attempt(row) if row else None
 
-    def latest_reports(self, lang: str = "en"):
-        """(student, score, max_score, the report as JSON text) of every student's latest
-        attempt, one row at a time: a class's reports are never all parsed at once."""
-        rows = self.db.execute(
-            f"SELECT a.student, a.score, a.max_score, a.report_{_lang(lang)}"
-            " FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
-            " ORDER BY a.student")
-        yield from rows
+    def latest_scores(self) -> list[tuple[str, float, float]]:
+        """(student, score, max_score) of every student's latest attempt, by name."""
+        return self.db.execute(f"SELECT a.student, a.score, a.max_score {self._LATEST}").fetchall()
 
-    def latest_all(self, lang: str = "en") -> list[Attempt]:
-        rows = self.db.execute(
-            f"SELECT a.id, a.student, a.content, a.graded_at, a.score, a.max_score, a.seconds, a.report_{_lang(lang)}"
-            " FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
-            " ORDER BY a.student").fetchall()
-        return [_attempt(r) for r in rows]
+    def latest_all(self) -> list[Attempt]:
+        """Every student's latest attempt, by name (their results are rebuilt when asked for)."""
+        return [_attempt(r) for r in self.db.execute(f"SELECT {self._ATTEMPT} {self._LATEST}")]
 
     def not_graded(self) -> dict[str, tuple[int, str]]:
         """Every entry a run could not grade: (the latest such run's id, why) by name."""
@@ -195,8 +204,9 @@ class Gradebook:
         return dict(self.db.execute("SELECT student, MAX(run_id) FROM attempts GROUP BY student").fetchall())
 
     def has_content(self, student: str, content: str) -> bool:
-        latest = self.latest(student)
-        return latest is not None and latest.content == content
+        row = self.db.execute("SELECT content FROM attempts WHERE student = ? ORDER BY id DESC LIMIT 1",
+                              (student,)).fetchone()
+        return row is not None and row[0] == content
 
     def check_rows(self, attempt_ids: list[int]) -> list[tuple]:
         if not attempt_ids:
@@ -213,10 +223,18 @@ class Gradebook:
                                attempt_ids).fetchall()
 
 
-def _lang(lang: str) -> str:
-    return "zh" if lang == "zh" else "en"
-
-
 def _attempt(row) -> Attempt:
     return Attempt(id=row[0], student=row[1], content=row[2], graded_at=row[3], score=row[4], max_score=row[5],
-                   seconds=row[6], report=json.loads(row[7]))
+                   seconds=row[6], stored=tuple(row[7:10]))
+
+
+def load_result(result: str | None, report_en: str | None = None, report_zh: str | None = None):
+    """A SubmissionResult from what an attempt stored: its data, or (a gradebook written before
+    results were stored as data) its JSON reports, whose texts come back as they were written,
+    in the language each was written in."""
+    from grader.results import SubmissionResult
+
+    if result:
+        return SubmissionResult.from_data(json.loads(result))
+    from grader.stored_reports import result_from_reports
+    return result_from_reports(json.loads(report_en or "{}"), json.loads(report_zh or "{}"))

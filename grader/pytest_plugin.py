@@ -28,11 +28,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.escaping import visible
 from grader.i18n import LANGUAGES, Message, default_language, render, text
+from grader.view import exercise_view, points
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".yaml", ".yml", ".zip")
 HIDDEN_ITEM = "hidden_checks"
-OUTPUT_SHOWN = 600
 _STATE = pytest.StashKey["GradingState"]()
 
 
@@ -243,16 +244,16 @@ class CheckItem(pytest.Item):
         state = _state(self.config)
         if state.course.is_kit and (self.check is None or self.exercise.is_quiz):
             # A student kit holds neither hidden inputs nor the answer key: the instructor grades these.
-            points = sum(c.points for c in self.exercise.checks if c.hidden) if self.check is None else self.check.points
-            pytest.skip(render("pytest.kit_instructor", state.lang, points=_num(points)))
+            owed = sum(c.points for c in self.exercise.checks if c.hidden) if self.check is None else self.check.points
+            pytest.skip(render("pytest.kit_instructor", state.lang, points=points(owed)))
         state.grade(self.session)
         exercise = state.exercise_result(self.exercise.id)
         if self.check is None:
             checks = [c for c in exercise.checks if c.hidden]
         else:
             checks = [c for c in exercise.checks if c.name == self.check.id]
-        self.user_properties.append(("score", _num(sum(c.score for c in checks))))
-        self.user_properties.append(("max_score", _num(sum(c.max_score for c in checks))))
+        self.user_properties.append(("score", points(sum(c.score for c in checks))))
+        self.user_properties.append(("max_score", points(sum(c.max_score for c in checks))))
         if not checks:
             raise GradingError(render("pytest.grading_failed", state.lang, error=f"no result for {self.nodeid}"))
         if all(c.passed for c in checks):
@@ -277,79 +278,58 @@ def _msg(key: str, lang: str, **params) -> str:
     return Message(key, params).render(lang)
 
 
-def _num(x: float) -> str:
-    x = round(float(x), 4)
-    return str(int(x)) if x.is_integer() else f"{x:g}"
-
-
 def check_feedback(exercise, check, lang: str) -> str:
-    """What `grade check` says about one failing visible check, and the exercise's known mistakes.
-
-    The first line is the failure itself (pytest shows it in the short summary)."""
-    lines = []
-    message = check.rendered(lang) or text(check.title, lang)
-    lines.extend(message.splitlines() or [""])
-    if check.counterexample is not None and not check.hidden:
-        lines.extend(check.counterexample.render(lang).splitlines())
-    hint = text(check.hint, lang)
-    if hint:
-        lines.append(f"{_msg('report.hint', lang)}: {hint}")
-    lines.append(render("pytest.check", lang, id=f"{exercise.id}::{check.name}", title=text(check.title, lang),
-                        score=_num(check.score), max_score=_num(check.max_score)))
-    carrier = mistake_carrier(exercise)
-    if carrier is check:
-        lines.extend(exercise_feedback(exercise, lang))
-    elif exercise.diagnoses and carrier is not None:
-        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{exercise.id}::{carrier.name}"))
+    """What `grade check` says about one failing visible check, and the exercise's known mistakes
+    (the view of grader/view.py decides what is shown). The first line is the failure itself
+    (pytest shows it in the short summary)."""
+    view = exercise_view(exercise, lang)
+    shown = next(c for c in view.checks if c.name == check.name)
+    lines = list((shown.message or shown.title).splitlines() or [""])
+    lines.extend(shown.counterexample.splitlines())
+    if shown.hint:
+        lines.append(f"{_msg('report.hint', lang)}: {shown.hint}")
+    lines.append(render("pytest.check", lang, id=f"{view.id}::{shown.name}", title=shown.title,
+                        score=points(shown.score), max_score=points(shown.max_score)))
+    if view.carrier is shown:
+        lines.extend(exercise_feedback(view, lang))
+    elif view.diagnoses and view.carrier is not None and not view.carrier.hidden:
+        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{view.id}::{view.carrier.name}"))
     return "\n".join(lines)
 
 
 def hidden_feedback(exercise, hidden, lang: str) -> str:
     """How many hidden checks failed and their points -- never their messages or inputs."""
+    view = exercise_view(exercise, lang)
+    hidden = [c for c in view.checks if c.hidden]
     failed = [c for c in hidden if not c.passed]
     lines = [render("pytest.hidden_failed", lang, failed=len(failed), total=len(hidden),
-                    lost=_num(sum(c.max_score - c.score for c in failed)),
-                    points=_num(sum(c.max_score for c in hidden)))]
-    if exercise.problem is not None:
-        lines.append(f"{_msg('report.problem', lang)}: {exercise.problem.render(lang)}")
+                    lost=points(sum(c.max_score - c.score for c in failed)),
+                    points=points(sum(c.max_score for c in hidden)))]
+    if view.problem:
+        lines.append(f"{_msg('report.problem', lang)}: {view.problem}")
     for check in failed:
-        lines.append(f"  ✗ {check.name}  {_num(check.score)}/{_num(check.max_score)}  {text(check.title, lang)}")
-    carrier = mistake_carrier(exercise)
-    if carrier is None:
-        lines.extend(exercise_feedback(exercise, lang))
-    elif exercise.diagnoses:
-        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{exercise.id}::{carrier.name}"))
+        lines.append(f"  ✗ {check.name}  {check.points}  {check.title}")
+    if view.carrier is None or view.carrier.hidden:
+        lines.extend(exercise_feedback(view, lang))
+    elif view.diagnoses:
+        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{view.id}::{view.carrier.name}"))
     return "\n".join(lines)
 
 
-NOT_WRITTEN = ("err.not_implemented", "err.missing_function")
-
-
-def mistake_carrier(exercise):
-    """The one test that shows the exercise's known mistakes and output: its first failing
-    visible check about code that exists (not a function still to be written), else its first
-    failing visible check; None leaves them to the hidden checks' test."""
-    failing = [c for c in exercise.checks if not c.passed and not c.hidden]
-    written = [c for c in failing if c.message is None or c.message.key not in NOT_WRITTEN]
-    return (written or failing or [None])[0]
-
-
-def exercise_feedback(exercise, lang: str) -> list[str]:
+def exercise_feedback(view, lang: str) -> list[str]:
     """The exercise's named known mistakes, and what the student's code printed."""
-    from grader.report.text import escape_output
-
     lines = []
-    for diagnosis in exercise.diagnoses:
+    for diagnosis in view.diagnoses:
         lines.append("")
-        lines.append(f"{_msg('report.diagnosis', lang)} [{diagnosis.id}]: {text(diagnosis.title, lang)}")
-        lines.append(f"    {text(diagnosis.explanation, lang)}")
-        if text(diagnosis.hint, lang):
-            lines.append(f"    {_msg('report.hint', lang)}: {text(diagnosis.hint, lang)}")
-    if exercise.output.strip():
-        shown = exercise.output[:OUTPUT_SHOWN] + ("…" if len(exercise.output) > OUTPUT_SHOWN else "")
+        lines.append(f"{_msg('report.diagnosis', lang)} [{diagnosis.id}]: {diagnosis.title}")
+        lines.append(f"    {diagnosis.explanation}")
+        if diagnosis.hint:
+            lines.append(f"    {_msg('report.hint', lang)}: {diagnosis.hint}")
+    excerpt = view.output_excerpt()
+    if excerpt:
         lines.append("")
         lines.append(f"{_msg('report.output', lang)}:")
-        lines.extend("    | " + row for row in escape_output(shown).splitlines()[:12])
+        lines.extend("    | " + row for row in visible(excerpt).splitlines())
     return lines
 
 
@@ -375,7 +355,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     width = max([len(e.id) for e in result.exercises] + [8])
     for exercise in result.exercises:
         complete = exercise.score == exercise.max_score
-        tr.write_line(f"  {exercise.id:<{width}}  {_num(exercise.score):>5}/{_num(exercise.max_score):<4}  "
+        tr.write_line(f"  {exercise.id:<{width}}  {points(exercise.score):>5}/{points(exercise.max_score):<4}  "
                       f"{text(exercise.title, lang)}", green=complete, red=not complete)
-    tr.write_line(render("pytest.score", lang, score=_num(result.score), max_score=_num(result.max_score)),
+    tr.write_line(render("pytest.score", lang, score=points(result.score), max_score=points(result.max_score)),
                   bold=True, green=result.all_passed, red=not result.all_passed)

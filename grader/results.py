@@ -1,19 +1,19 @@
 """The results model: the one data type between grading and every report.
 
-Results hold :class:`~grader.i18n.Message` objects rather than rendered text,
-so the same graded submission can be reported in either language, stored,
-and compared.
+Results hold :class:`~grader.i18n.Message` objects (keys and parameters) rather than
+rendered text, so the same graded submission can be reported in either language and
+any format (grader/view.py builds what is shown; grader/report/ writes it), stored as
+language-neutral data (:meth:`SubmissionResult.to_data`, what the gradebook keeps)
+and loaded back (:meth:`SubmissionResult.from_data`).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-from grader.i18n import Message, text
+from grader.i18n import Message
 
-# Course staff debugging a check may see hidden checks' messages; students' reports never do.
-REVEAL_HIDDEN = os.environ.get("GRADER_REVEAL_HIDDEN") == "1"
+DATA_VERSION = 1   # the shape of to_data(); from_data() refuses another
 
 
 @dataclass
@@ -30,19 +30,15 @@ class CheckResult:
     counterexample: Message | None = None   # the smallest failing input found (visible checks only)
     func: str = ""                          # the student function the check was calling when it failed
 
-    def to_json(self, lang: str) -> dict:
-        data = {"name": self.name, "passed": self.passed, "score": _number(self.score),
-                "max_score": _number(self.max_score), "message": self.rendered(lang)}
-        if self.counterexample is not None and not self.hidden:
-            data["counterexample"] = self.counterexample.render(lang)
-        return data
-
     def rendered(self, lang: str) -> str:
-        if self.passed:
-            return self.message.render(lang) if self.message else ""
-        if self.hidden and not REVEAL_HIDDEN:
-            return Message("report.hidden_failed").render(lang)
-        return self.message.render(lang) if self.message else ""
+        """The message a report shows for this check (grader/view.py decides)."""
+        from grader.view import check_view
+        return check_view(self, lang).message
+
+    def to_json(self, lang: str) -> dict:
+        from grader.report.json_report import check_data
+        from grader.view import check_view
+        return check_data(check_view(self, lang))
 
 
 @dataclass
@@ -72,12 +68,6 @@ class ExerciseResult:
     def max_score(self) -> float:
         return sum(c.max_score for c in self.checks)
 
-    def to_json(self, lang: str) -> dict:
-        return {"id": self.id, "title": text(self.title, lang), "score": _number(self.score),
-                "max_score": _number(self.max_score), "diagnoses": [d.id for d in self.diagnoses],
-                "problem": self.problem.render(lang) if self.problem else None,
-                "notes": [n.render(lang) for n in self.notes],
-                "checks": [c.to_json(lang) for c in self.checks]}
 
 
 @dataclass
@@ -101,13 +91,93 @@ class SubmissionResult:
         return all(c.passed for e in self.exercises for c in e.checks)
 
     def to_json(self, lang: str) -> dict:
-        return {"score": _number(self.score), "max_score": _number(self.max_score),
-                "isolation": self.isolation,
-                "exercises": [e.to_json(lang) for e in self.exercises],
-                "notes": [n.render(lang) for n in self.notes]}
+        """`grade check --format json`'s object, in ``lang``."""
+        from grader.report.json_report import report_data
+        from grader.view import build
+        return report_data(build(self, lang))
+
+    # ------------------------------------------------------------ stored and loaded back
+
+    def to_data(self) -> dict:
+        """Language-neutral plain data (JSON-able): message keys and parameters, course texts in
+        every language. What the gradebook stores; :meth:`from_data` reads it back."""
+        return {"version": DATA_VERSION, "source": self.source, "isolation": self.isolation,
+                "elapsed": self.elapsed, "notes": [message_data(n) for n in self.notes],
+                "exercises": [_exercise_data(e) for e in self.exercises]}
+
+    @classmethod
+    def from_data(cls, data: dict) -> "SubmissionResult":
+        if not isinstance(data, dict) or data.get("version") != DATA_VERSION:
+            raise ValueError(f"not a stored result of version {DATA_VERSION}")
+        return cls(source=data["source"], isolation=data["isolation"], elapsed=data.get("elapsed", 0.0),
+                   notes=[message_from(n) for n in data["notes"]],
+                   exercises=[_exercise_from(e) for e in data["exercises"]])
 
 
-def _number(x: float):
-    """Whole numbers print as ints (10, not 10.0); others keep up to 4 decimals."""
-    x = round(float(x), 4)
-    return int(x) if x.is_integer() else x
+def _exercise_data(e: ExerciseResult) -> dict:
+    return {"id": e.id, "title": e.title, "problem": message_data(e.problem), "output": e.output,
+            "elapsed": e.elapsed, "notes": [message_data(n) for n in e.notes],
+            "diagnoses": [{"id": d.id, "title": d.title, "explanation": d.explanation, "hint": d.hint}
+                          for d in e.diagnoses],
+            "checks": [{"name": c.name, "passed": c.passed, "score": c.score, "max_score": c.max_score,
+                        "message": message_data(c.message), "title": c.title, "hint": c.hint, "hidden": c.hidden,
+                        "internal": c.internal, "counterexample": message_data(c.counterexample), "func": c.func}
+                       for c in e.checks]}
+
+
+def _exercise_from(e: dict) -> ExerciseResult:
+    return ExerciseResult(
+        id=e["id"], title=e["title"], problem=message_from(e["problem"]), output=e["output"],
+        elapsed=e.get("elapsed", 0.0), notes=[message_from(n) for n in e["notes"]],
+        diagnoses=[Diagnosis(d["id"], d["title"], d["explanation"], d["hint"]) for d in e["diagnoses"]],
+        checks=[CheckResult(name=c["name"], passed=c["passed"], score=c["score"], max_score=c["max_score"],
+                            message=message_from(c["message"]), title=c["title"], hint=c["hint"],
+                            hidden=c["hidden"], internal=c["internal"],
+                            counterexample=message_from(c["counterexample"]), func=c["func"])
+                for c in e["checks"]])
+
+
+# A message's parameters are JSON values, tuples (an index), nested messages and, rarely,
+# other values (kept as the text str.format would have shown).
+def message_data(message: Message | None):
+    if message is None:
+        return None
+    return {"key": message.key, "params": {k: _value_data(v) for k, v in message.params.items()}}
+
+
+def message_from(data) -> Message | None:
+    if data is None:
+        return None
+    return Message(data["key"], {k: _value_from(v) for k, v in data["params"].items()})
+
+
+def _value_data(value):
+    if isinstance(value, Message):
+        return {"message": message_data(value)}
+    if isinstance(value, tuple):
+        return {"tuple": [_value_data(v) for v in value]}
+    if isinstance(value, list):
+        return [_value_data(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": {str(k): _value_data(v) for k, v in value.items()}}
+    if value is None or type(value) in (str, bool, int, float):
+        return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
+def _value_from(data):
+    if isinstance(data, dict):
+        if "message" in data:
+            return message_from(data["message"])
+        if "tuple" in data:
+            return tuple(_value_from(v) for v in data["tuple"])
+        return {k: _value_from(v) for k, v in data["dict"].items()}
+    if isinstance(data, list):
+        return [_value_from(v) for v in data]
+    return data

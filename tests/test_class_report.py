@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sqlite3
 import struct
@@ -107,11 +106,9 @@ def parse(path: Path) -> Page:
 
 
 def latest_reports(book: Path) -> dict[str, tuple[int, dict]]:
-    db = sqlite3.connect(str(book))
-    rows = db.execute("SELECT student, id, report_en FROM attempts WHERE id IN"
-                      " (SELECT MAX(id) FROM attempts GROUP BY student)").fetchall()
-    db.close()
-    return {student: (id_, json.loads(report)) for student, id_, report in rows}
+    """Each student's latest attempt and its English JSON report, rendered from the stored result."""
+    with Gradebook(book) as gradebook:
+        return {a.student: (a.id, a.report("en")) for a in gradebook.latest_all()}
 
 
 def test_report_numbers_match_the_gradebook(klass):

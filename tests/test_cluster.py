@@ -19,6 +19,7 @@ import pytest
 
 from conftest import (ROOT, STUBS, copy_reference, notebook_from_source, run_grade as run, single_file_source,
                       with_mistake, zip_folder)
+from grader.results import SubmissionResult
 from grader.sandbox import bwrap_path
 
 distributed = pytest.importorskip("distributed")
@@ -68,15 +69,17 @@ def make_class(folder: Path, copies: int = 1) -> Path:
 def graded_rows(book: Path) -> dict:
     """Per student, the latest attempt as the gradebook keeps it, timings left out."""
     with sqlite3.connect(book) as db:
-        rows = db.execute("SELECT id, student, score, max_score, isolation, report_en, report_zh FROM attempts "
+        rows = db.execute("SELECT id, student, score, max_score, isolation, result FROM attempts "
                           "WHERE id IN (SELECT MAX(id) FROM attempts GROUP BY student)").fetchall()
         out = {}
-        for attempt, student, score, max_score, isolation, en, zh in rows:
+        for attempt, student, score, max_score, isolation, stored in rows:
+            result = SubmissionResult.from_data(json.loads(stored))
+            en, zh = result.to_json("en"), result.to_json("zh")
             checks = db.execute("SELECT exercise, name, passed, score, max_score, hidden FROM checks "
                                 "WHERE attempt_id = ? ORDER BY rowid", (attempt,)).fetchall()
             mistakes = db.execute("SELECT exercise, mistake FROM diagnoses WHERE attempt_id = ? ORDER BY rowid",
                                   (attempt,)).fetchall()
-            out[student] = (score, max_score, isolation, untimed(json.loads(en)), untimed(json.loads(zh)),
+            out[student] = (score, max_score, isolation, untimed(en), untimed(zh),
                             checks, mistakes)
         return out
 

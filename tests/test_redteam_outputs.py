@@ -134,8 +134,11 @@ def test_feedback_names_cannot_be_forged_by_another_student(tmp_path):
 def test_html_feedback_title_is_escaped(tmp_path):
     from grader.feedback import FeedbackWriter
 
+    from grader.results import SubmissionResult
+
     writer = FeedbackWriter(tmp_path, "html", "en")
-    path = writer.save(f"<b>{OSC_TITLE}", "text")
+    student = f"<b>{OSC_TITLE}"
+    path = writer.save(student, writer.render(SubmissionResult(source="s", exercises=[]), student))
     page = path.read_text(encoding="utf-8")
     assert "&lt;b&gt;" in page and raw_controls(page) == []
 

@@ -1,33 +1,84 @@
-"""Reports: one module per output format, each a function of the results.
+"""Reports: one writer per output format, each a thin function of the view (grader/view.py).
 
-``render(result, fmt, lang, color)`` returns the report as a string;
-``write_atomically`` puts it in a file only the trusted process writes.
+:data:`WRITERS` is the one table of formats: for each, how one submission is written and
+how a class is (``grade class --format``). ``render(result, fmt, lang, color)`` builds the
+view once and returns the report as a string; ``write_atomically`` puts it in a file only
+the trusted process writes.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
+from grader.view import SubmissionView, build
+
+
+@dataclass(frozen=True)
+class Writer:
+    one: Callable[..., str]              # (view[, color]) -> the report of one submission
+    many: Callable[..., str] | None      # (ClassView) -> the report of a class (None: not a class format)
+    suffix: str                          # of a file holding one report
+
+
+def _text(view, color=False):
+    from grader.report.text import render_text
+    return render_text(view, color=color)
+
+
+def _json(view, color=False):
+    from grader.report.json_report import render_json
+    return render_json(view)
+
+
+def _markdown(view, color=False):
+    from grader.report.markdown import render_markdown
+    return render_markdown(view)
+
+
+def _junit(view, color=False):
+    from grader.report.junit import render_junit
+    return render_junit(view)
+
+
+def _gradescope(view, color=False):
+    from grader.report.gradescope import render_gradescope
+    return render_gradescope(view)
+
+
+def _html(view, color=False, title=""):
+    from grader.report.html import render_html
+    return render_html(view, title=title)
+
+
+def _class(name):
+    def write(class_view):
+        from grader.report import class_formats
+        return getattr(class_formats, name)(class_view)
+    return write
+
+
+WRITERS = {
+    "text": Writer(_text, _class("text"), ".txt"),
+    "json": Writer(_json, _class("json"), ".json"),
+    "junit": Writer(_junit, _class("junit"), ".xml"),
+    "gradescope": Writer(_gradescope, _class("gradescope"), ".json"),
+    "markdown": Writer(_markdown, _class("markdown"), ".md"),
+    "html": Writer(_html, None, ".html"),      # feedback files (`grade class --feedback html`)
+}
+# What `--format` offers (CONTRACT section 5).
 FORMATS = ("text", "json", "junit", "gradescope", "markdown")
 
 
 def render(result, fmt: str, lang: str, color: bool = False) -> str:
-    if fmt == "json":
-        from grader.report.json_report import render_json
-        return render_json(result, lang)
-    if fmt == "markdown":
-        from grader.report.markdown import render_markdown
-        return render_markdown(result, lang)
-    if fmt == "junit":
-        from grader.report.junit import render_junit
-        return render_junit(result, lang)
-    if fmt == "gradescope":
-        from grader.report.gradescope import render_gradescope
-        return render_gradescope(result, lang)
-    from grader.report.text import render_text
-    return render_text(result, lang, color=color)
+    return render_view(build(result, lang), fmt, color)
+
+
+def render_view(view: SubmissionView, fmt: str, color: bool = False, **options) -> str:
+    return WRITERS[fmt].one(view, color=color, **options)
 
 
 def write_atomically(path: Path, content: str) -> None:

@@ -4,9 +4,36 @@ from __future__ import annotations
 
 import json
 
+from grader.view import SubmissionView, number
 
-def render_json(result, lang: str) -> str:
-    return escape_invisible(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2)) + "\n"
+
+def report_data(view: SubmissionView) -> dict:
+    """`grade check --format json`'s object (`grade class` lists one per student)."""
+    return {"score": number(view.score), "max_score": number(view.max_score), "isolation": view.isolation,
+            "exercises": [_exercise(e) for e in view.exercises], "notes": list(view.notes)}
+
+
+def _exercise(exercise) -> dict:
+    return {"id": exercise.id, "title": exercise.title, "score": number(exercise.score),
+            "max_score": number(exercise.max_score), "diagnoses": [d.id for d in exercise.diagnoses],
+            "problem": exercise.problem or None, "notes": list(exercise.notes),
+            "checks": [check_data(c) for c in exercise.checks]}
+
+
+def check_data(check) -> dict:
+    data = {"name": check.name, "passed": check.passed, "score": number(check.score),
+            "max_score": number(check.max_score), "message": check.message}
+    if check.counterexample:
+        data["counterexample"] = check.counterexample
+    return data
+
+
+def render_json(view: SubmissionView) -> str:
+    return dumps(report_data(view))
+
+
+def dumps(data) -> str:
+    return escape_invisible(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
 def escape_invisible(encoded: str) -> str:

@@ -10,136 +10,118 @@
           <error message=MESSAGE>details</error>         (a check that broke: a grader bug)
         <system-out>  the known mistakes explained, the problem, what the student's code printed
 
-A hidden check's failure carries only the generic "a hidden check failed" text. Every
-``time`` is 0: an exercise's time includes its hidden checks' calls, and student code
-that sleeps in proportion to a hidden input would write that input into it.
-ElementTree escapes markup; characters XML 1.0 forbids (control characters such
-as ANSI escapes, lone surrogates) are written as visible escapes like ``\\x1b``.
+A hidden check's failure carries only the generic "a hidden check failed" text (the view
+decides). Every ``time`` is 0: an exercise's time includes its hidden checks' calls, and
+student code that sleeps in proportion to a hidden input would write that input into it.
+ElementTree escapes markup; characters XML 1.0 forbids (control characters such as ANSI
+escapes, lone surrogates) are written as visible escapes like ``\\x1b``.
+
+A class (`grade class --format junit`) is one ``<testsuites>`` with one suite per student
+and exercise, named ``STUDENT::EXERCISE``.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from grader.i18n import Message, text
+from grader.escaping import visible
+from grader.view import OUTPUT_KEPT, CheckView, ExerciseView, SubmissionView, points
 
-OUTPUT_SHOWN = 4000   # characters of the student's own prints kept per exercise
 NO_TIME = "0"         # the attribute CI readers expect, with no measurement in it (see above)
 
 
-def render_junit(result, lang: str) -> str:
+def render_junit(view: SubmissionView) -> str:
+    return _document(view.label("report.title"), [("", view)])
+
+
+def render_junit_class(views: list[tuple[str, SubmissionView]], title: str) -> str:
+    """``views``: (student, view) pairs."""
+    return _document(title, views)
+
+
+def _document(title: str, views) -> str:
+    checks = [check for _, view in views for _, check in view.checks]
     root = ET.Element("testsuites", {
-        "name": clean(_msg("report.title", lang)),
-        "tests": str(sum(len(e.checks) for e in result.exercises)),
-        "failures": str(sum(_failures(e) for e in result.exercises)),
-        "errors": str(sum(_errors(e) for e in result.exercises)),
+        "name": clean(title),
+        "tests": str(len(checks)),
+        "failures": str(sum(1 for c in checks if not c.passed and not c.internal)),
+        "errors": str(sum(1 for c in checks if not c.passed and c.internal)),
         "time": NO_TIME,
     })
-    for exercise in result.exercises:
-        _suite(root, exercise, result, lang)
+    for student, view in views:
+        for exercise in view.exercises:
+            _suite(root, f"{student}::{exercise.id}" if student else exercise.id, exercise, view)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _suite(root, exercise, result, lang: str) -> None:
+def _suite(root, name: str, exercise: ExerciseView, view: SubmissionView) -> None:
+    failing = [c for c in exercise.checks if not c.passed]
     suite = ET.SubElement(root, "testsuite", {
-        "name": clean(exercise.id),
+        "name": clean(name),
         "tests": str(len(exercise.checks)),
-        "failures": str(_failures(exercise)),
-        "errors": str(_errors(exercise)),
+        "failures": str(sum(1 for c in failing if not c.internal)),
+        "errors": str(sum(1 for c in failing if c.internal)),
         "skipped": "0",
         "time": NO_TIME,
     })
     properties = ET.SubElement(suite, "properties")
-    _property(properties, "title", text(exercise.title, lang))
-    _property(properties, "score", _num(exercise.score))
-    _property(properties, "max_score", _num(exercise.max_score))
-    _property(properties, "isolation", result.isolation)
+    _property(properties, "title", exercise.title)
+    _property(properties, "score", points(exercise.score))
+    _property(properties, "max_score", points(exercise.max_score))
+    _property(properties, "isolation", view.isolation)
     for diagnosis in exercise.diagnoses:
         _property(properties, "diagnosis", diagnosis.id)
-    for note in result.notes:
-        _property(properties, "note", note.render(lang))
+    for note in view.notes:
+        _property(properties, "note", note)
 
     for check in exercise.checks:
-        case = ET.SubElement(suite, "testcase", {
-            "classname": clean(exercise.id), "name": clean(check.name), "time": NO_TIME})
+        case = ET.SubElement(suite, "testcase", {"classname": clean(name), "name": clean(check.name), "time": NO_TIME})
         if check.passed:
             continue
-        tag = "error" if check.internal else "failure"
-        message = _message(check, lang)
-        element = ET.SubElement(case, tag, {"message": clean(message)})
-        element.text = clean(_details(check, message, lang))
+        message = check.message or view.label("report.failed")
+        element = ET.SubElement(case, "error" if check.internal else "failure", {"message": clean(message)})
+        element.text = clean(_details(check, message, view))
 
-    out = _system_out(exercise, lang)
+    out = _system_out(exercise, view)
     if out:
         ET.SubElement(suite, "system-out").text = clean(out)
 
 
-def _message(check, lang: str) -> str:
-    if check.hidden:
-        return _msg("report.hidden_failed", lang)     # never the hidden check's own message
-    return check.message.render(lang) if check.message is not None else _msg("report.failed", lang)
-
-
-def _details(check, message: str, lang: str) -> str:
+def _details(check: CheckView, message: str, view: SubmissionView) -> str:
     """The failure's body: title, points, message, and for visible checks the
     counterexample and the hint."""
-    title = text(check.title, lang)
-    head = f"{check.name}" + (f" ({_msg('report.hidden', lang)})" if check.hidden else "")
-    lines = [f"{head}: {title}" if title else head,
-             f"{_num(check.score)}/{_num(check.max_score)} {_msg('report.points', lang)}",
-             message]
-    if not check.hidden:
-        counterexample = getattr(check, "counterexample", None)
-        if counterexample is not None:
-            lines.append(counterexample.render(lang))
-        hint = text(check.hint, lang)
-        if hint:
-            lines.append(f"{_msg('report.hint', lang)}: {hint}")
+    head = check.name + (f" ({view.label('report.hidden')})" if check.hidden else "")
+    lines = [f"{head}: {check.title}" if check.title else head,
+             f"{check.points} {view.label('report.points')}", message]
+    lines += [part for part in (check.counterexample,) if part]
+    if check.hint:
+        lines.append(f"{view.label('report.hint')}: {check.hint}")
     return "\n".join(lines)
 
 
-def _system_out(exercise, lang: str) -> str:
+def _system_out(exercise: ExerciseView, view: SubmissionView) -> str:
     parts = []
-    if exercise.problem is not None:
-        parts.append(f"{_msg('report.problem', lang)}: {exercise.problem.render(lang)}")
+    if exercise.problem:
+        parts.append(f"{view.label('report.problem')}: {exercise.problem}")
     for diagnosis in exercise.diagnoses:
-        block = [f"{_msg('report.diagnosis', lang)} [{diagnosis.id}]: {text(diagnosis.title, lang)}"]
-        if text(diagnosis.explanation, lang):
-            block.append(f"    {text(diagnosis.explanation, lang)}")
-        if text(diagnosis.hint, lang):
-            block.append(f"    {_msg('report.hint', lang)}: {text(diagnosis.hint, lang)}")
+        block = [f"{view.label('report.diagnosis')} [{diagnosis.id}]: {diagnosis.title}"]
+        if diagnosis.explanation:
+            block.append(f"    {diagnosis.explanation}")
+        if diagnosis.hint:
+            block.append(f"    {view.label('report.hint')}: {diagnosis.hint}")
         parts.append("\n".join(block))
-    if exercise.output.strip():
-        shown = exercise.output[:OUTPUT_SHOWN] + ("…" if len(exercise.output) > OUTPUT_SHOWN else "")
-        parts.append(f"{_msg('report.output', lang)}:\n" + "\n".join("    | " + row for row in shown.splitlines()))
+    excerpt = exercise.output_excerpt(OUTPUT_KEPT, lines=None)
+    if excerpt:
+        parts.append(f"{view.label('report.output')}:\n" + "\n".join("    | " + row for row in excerpt.splitlines()))
     return "\n\n".join(parts)
 
 
 def clean(raw) -> str:
     """Text that is legal XML 1.0: newlines and tabs kept, every other non-printable
-    character (C0/C1 controls such as ESC, NUL, U+FFFE, lone surrogates, bidi controls)
-    written as a visible escape such as ``\\x1b``."""
-    raw = str(raw).replace("\r\n", "\n")
-    return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in raw)
+    character written as a visible escape such as ``\\x1b``."""
+    return visible(raw, keep="\n\t")
 
 
 def _property(properties, name: str, value) -> None:
     ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
-
-
-def _failures(exercise) -> int:
-    return sum(1 for c in exercise.checks if not c.passed and not c.internal)
-
-
-def _errors(exercise) -> int:
-    return sum(1 for c in exercise.checks if not c.passed and c.internal)
-
-
-def _msg(key: str, lang: str) -> str:
-    return Message(key).render(lang)
-
-
-def _num(x: float) -> str:
-    x = round(float(x), 4)
-    return str(int(x)) if x.is_integer() else f"{x:g}"

@@ -12,10 +12,9 @@ nothing in them can open a tag, a code span, a link, a table cell or a heading.
 
 from __future__ import annotations
 
-from grader.i18n import Message, text
+from grader.escaping import visible
+from grader.view import CheckView, ExerciseView, SubmissionView
 
-OUTPUT_SHOWN = 600      # characters of the student's own prints shown per exercise
-OUTPUT_LINES = 12
 MESSAGE_SHOWN = 2000    # characters of one message (student exception texts can be long)
 
 PASS, FAIL = "✅", "❌"
@@ -30,105 +29,84 @@ _INLINE = str.maketrans({"\n": "<br>", **_ENTITIES, **{c: "\\" + c for c in _BAC
 _PRE = str.maketrans(_PRE_ENTITIES)
 
 
-def render_markdown(result, lang: str) -> str:
+def render_markdown(view: SubmissionView) -> str:
     lines: list[str] = []
-    mark = PASS if result.all_passed else FAIL
-    lines.append(f"## {inline(_msg('report.title', lang))} — {_num(result.score)}/{_num(result.max_score)} {mark}")
+    mark = PASS if view.all_passed else FAIL
+    lines.append(f"## {inline(view.label('report.title'))} — {view.points} {mark}")
     lines.append("")
-    if result.notes:
-        lines.append("\n>\n".join(f"> ⚠️ {inline(note.render(lang))}" for note in result.notes))
+    if view.notes:
+        lines.append("\n>\n".join(f"> ⚠️ {inline(note)}" for note in view.notes))
         lines.append("")
-    lines.append(f"{inline(_msg('report.fmt_source', lang))}: {code(result.source)} · "
-                 f"{inline(_msg('report.isolation', lang))}: {code(result.isolation)}")
+    lines.append(f"{inline(view.label('report.fmt_source'))}: {code(view.source)} · "
+                 f"{inline(view.label('report.isolation'))}: {code(view.isolation)}")
     lines.append("")
-    lines += _table(result, lang)
-    for exercise in result.exercises:
-        if _complete(exercise):
+    lines += _table(view)
+    for exercise in view.exercises:
+        if exercise.complete:
             continue
         lines.append("")
-        lines += _exercise(exercise, lang)
+        lines += _exercise(exercise, view)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _table(result, lang: str) -> list[str]:
-    head = [_msg("report.exercise", lang), _msg("report.fmt_title", lang), _msg("report.score", lang), ""]
+def _table(view: SubmissionView) -> list[str]:
+    head = [view.label("report.exercise"), view.label("report.fmt_title"), view.label("report.score"), ""]
     rows = [f"| {' | '.join(inline(h) for h in head)} |", "|:--|:--|--:|:-:|"]
-    for exercise in result.exercises:
-        rows.append(f"| {code(exercise.id, cell=True)} | {inline(text(exercise.title, lang))} | "
-                    f"{_num(exercise.score)}/{_num(exercise.max_score)} | {PASS if _complete(exercise) else FAIL} |")
-    rows.append(f"| **{inline(_msg('report.total', lang))}** | | "
-                f"**{_num(result.score)}/{_num(result.max_score)}** | {PASS if result.all_passed else FAIL} |")
+    for exercise in view.exercises:
+        rows.append(f"| {code(exercise.id, cell=True)} | {inline(exercise.title)} | "
+                    f"{exercise.points} | {PASS if exercise.complete else FAIL} |")
+    rows.append(f"| **{inline(view.label('report.total'))}** | | "
+                f"**{view.points}** | {PASS if view.all_passed else FAIL} |")
     return rows
 
 
-def _exercise(exercise, lang: str) -> list[str]:
-    lines = [f"### {FAIL} {code(exercise.id)} {inline(text(exercise.title, lang))}: "
-             f"{_num(exercise.score)}/{_num(exercise.max_score)}", ""]
-    lines += [f"> {inline(note.render(lang))}\n" for note in exercise.notes]
-    if exercise.problem is not None:
-        lines += [f"**{inline(_msg('report.problem', lang))}:** {inline(_clip(exercise.problem.render(lang)))}", ""]
-    failing = [c for c in exercise.checks if not c.passed or c.score < c.max_score]
-    if failing:
-        lines += [f"**{inline(_msg('report.fmt_failed_checks', lang))}**", ""]
-        lines += [_check(check, lang, show_message=exercise.problem is None) for check in failing]
+def _exercise(exercise: ExerciseView, view: SubmissionView) -> list[str]:
+    lines = [f"### {FAIL} {code(exercise.id)} {inline(exercise.title)}: {exercise.points}", ""]
+    lines += [f"> {inline(note)}\n" for note in exercise.notes]
+    if exercise.problem:
+        lines += [f"**{inline(view.label('report.problem'))}:** {inline(_clip(exercise.problem))}", ""]
+    if exercise.failing:
+        lines += [f"**{inline(view.label('report.fmt_failed_checks'))}**", ""]
+        lines += [_check(check, view, show_message=not exercise.problem) for check in exercise.failing]
         lines.append("")
     for diagnosis in exercise.diagnoses:
-        item = (f"- **{inline(_msg('report.diagnosis', lang))}** {code(diagnosis.id)}: "
-                f"**{inline(text(diagnosis.title, lang))}**")
-        explanation = text(diagnosis.explanation, lang)
-        if explanation:
-            item += f"<br>{inline(explanation)}"
-        hint = text(diagnosis.hint, lang)
-        if hint:
-            item += f"<br>*{inline(_msg('report.hint', lang))}:* {inline(hint)}"
+        item = f"- **{inline(view.label('report.diagnosis'))}** {code(diagnosis.id)}: **{inline(diagnosis.title)}**"
+        if diagnosis.explanation:
+            item += f"<br>{inline(diagnosis.explanation)}"
+        if diagnosis.hint:
+            item += f"<br>*{inline(view.label('report.hint'))}:* {inline(diagnosis.hint)}"
         lines.append(item)
     if exercise.diagnoses:
         lines.append("")
-    if exercise.output.strip():
-        shown = exercise.output[:OUTPUT_SHOWN] + ("…" if len(exercise.output) > OUTPUT_SHOWN else "")
-        shown = "\n".join(shown.splitlines()[:OUTPUT_LINES])
-        lines += [f"<details><summary>{pre(_msg('report.output', lang))}</summary>", "",
-                  f"<pre>{pre(shown)}</pre>", "", "</details>", ""]
+    excerpt = exercise.output_excerpt()
+    if excerpt:
+        lines += [f"<details><summary>{pre(view.label('report.output'))}</summary>", "",
+                  f"<pre>{pre(excerpt)}</pre>", "", "</details>", ""]
     return lines
 
 
-def _check(check, lang: str, show_message: bool) -> str:
+def _check(check: CheckView, view: SubmissionView, show_message: bool) -> str:
     mark = PASS if check.passed else FAIL
     item = f"- {mark} {code(check.name)}"
     if check.hidden:
-        item += f" ({inline(_msg('report.hidden', lang))})"
-    item += f" · {_num(check.score)}/{_num(check.max_score)}"
-    title = text(check.title, lang)
-    if title:
-        item += f" · {inline(title)}"
-    if check.hidden:
-        # pass/fail only: no message, no counterexample, no hint
-        return item + f" · {inline(_msg('report.passed' if check.passed else 'report.failed', lang))}"
+        item += f" ({inline(view.label('report.hidden'))})"
+    item += f" · {check.points}"
+    if check.title:
+        item += f" · {inline(check.title)}"
+    if check.hidden and not check.revealed:
+        # pass/fail only: not even the generic text a hidden check has (grader/view.py)
+        return item + f" · {inline(view.label('report.' + check.status))}"
     if not show_message:
         return item
-    message = check.message.render(lang) if check.message is not None else ""
-    if message:
-        item += f"<br>{inline(_clip(message))}"
-    counterexample = getattr(check, "counterexample", None)
-    if counterexample is not None and not check.passed:
-        item += f"<br>{inline(_clip(counterexample.render(lang)))}"
-    hint = text(check.hint, lang)
-    if hint and not check.passed:
-        item += f"<br>*{inline(_msg('report.hint', lang))}:* {inline(hint)}"
+    for part in (check.message, check.counterexample):
+        if part:
+            item += f"<br>{inline(_clip(part))}"
+    if check.hint:
+        item += f"<br>*{inline(view.label('report.hint'))}:* {inline(check.hint)}"
     return item
 
 
 # ---------------------------------------------------------------- escaping
-
-def visible(raw: str, keep: str = "\n") -> str:
-    """Control and other non-printable characters (ANSI codes, NUL, bidi overrides, lone
-    surrogates) shown as escapes such as ``\\x1b``, so they are data, not terminal or
-    layout commands. ``\\r\\n`` counts as a newline."""
-    raw = str(raw).replace("\r\n", "\n")
-    if raw.isprintable() or (keep == "\n" and raw.replace("\n", "").isprintable()):
-        return raw   # the usual case, without a Python loop
-    return "".join(c if c.isprintable() or c in keep else repr(c)[1:-1] for c in raw)
-
 
 def inline(raw: str) -> str:
     """Text for a Markdown paragraph, list item or table cell: no markup survives.
@@ -162,19 +140,5 @@ def code(raw: str, cell: bool = False) -> str:
 
 # ---------------------------------------------------------------- helpers
 
-def _complete(exercise) -> bool:
-    return all(c.passed for c in exercise.checks) and exercise.score >= exercise.max_score
-
-
 def _clip(message: str) -> str:
     return message if len(message) <= MESSAGE_SHOWN else message[:MESSAGE_SHOWN] + "…"
-
-
-def _msg(key: str, lang: str, **params) -> str:
-    return Message(key, **params).render(lang)
-
-
-def _num(x: float) -> str:
-    """Whole numbers as ints (10, not 10.0); others with up to 4 decimals."""
-    x = round(float(x), 4)
-    return str(int(x)) if x.is_integer() else f"{x:g}"

@@ -1,0 +1,209 @@
+"""One view of a graded submission, built once, that every output format writes.
+
+A :class:`~grader.results.SubmissionResult` holds message keys; a view holds what a
+reader is shown, in one language: each check's status and points (one points format),
+its title, its message (a hidden check's is the generic text unless course staff set
+``GRADER_REVEAL_HIDDEN=1``), its counterexample and hint (visible checks only), the
+known mistakes named and which check carries them, notes, the problem that stopped an
+exercise, and the student's output clipped. Every decision about *what* is shown is
+made here, once; a writer (grader/report/) only lays it out and escapes it for its
+format. So text, JSON, Markdown, JUnit, Gradescope, HTML, the pytest report, class
+output and feedback files cannot disagree.
+
+Texts in a view are as the grader and the course wrote them and as the student's code
+produced them: writers escape them (grader/escaping.py and each format's markup).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from grader.i18n import Message, text
+
+OUTPUT_SHOWN = 600        # characters of a student's own prints shown per exercise
+OUTPUT_LINES = 12         # ... and lines
+OUTPUT_KEPT = 4000        # characters kept where a format has room (JUnit's system-out)
+# Messages that say a function is still to be written: the known mistakes go with a check
+# about code that exists, where there is one.
+NOT_WRITTEN = ("err.not_implemented", "err.missing_function")
+
+
+def points(x) -> str:
+    """Points as every text format prints them: whole numbers as ints (10, not 10.0),
+    others with at most 4 decimals (2.3333)."""
+    x = round(float(x), 4)
+    return str(int(x)) if x.is_integer() else f"{x:g}"
+
+
+def number(x):
+    """Points as JSON numbers: ints when whole, else rounded to 4 decimals."""
+    x = round(float(x), 4)
+    return int(x) if x.is_integer() else x
+
+
+def reveal_hidden() -> bool:
+    """Course staff debugging a check may see hidden checks' messages; students never do."""
+    return os.environ.get("GRADER_REVEAL_HIDDEN") == "1"
+
+
+@dataclass
+class CheckView:
+    name: str
+    passed: bool
+    hidden: bool
+    internal: bool            # the check itself broke (a grader bug): JUnit's <error>
+    score: float
+    max_score: float
+    title: str
+    message: str              # why it failed, or a note on a passed check with partial credit
+    counterexample: str       # the smallest failing input found ("" if none, or hidden)
+    hint: str                 # for a failing visible check
+    message_key: str = ""     # the failure's message key (what kind of failure it was)
+    revealed: bool = False    # a hidden check shown in full (GRADER_REVEAL_HIDDEN=1, for course staff)
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.passed else "failed"
+
+    @property
+    def points(self) -> str:
+        return f"{points(self.score)}/{points(self.max_score)}"
+
+    @property
+    def partial(self) -> bool:
+        """Passed with less than full points (a quiz answer half right): its message says why."""
+        return self.passed and self.score < self.max_score
+
+    @property
+    def short_title(self) -> str:
+        """The title's first line: a passed question shows its wording, not every choice again."""
+        lines = self.title.strip().splitlines()
+        return lines[0] if lines else ""
+
+
+@dataclass
+class DiagnosisView:
+    id: str
+    title: str
+    explanation: str
+    hint: str
+
+
+@dataclass
+class ExerciseView:
+    id: str
+    title: str
+    score: float
+    max_score: float
+    checks: list[CheckView]
+    diagnoses: list[DiagnosisView]
+    problem: str              # what stopped the whole exercise ("" if nothing did)
+    notes: list[str]
+    output: str               # what the student's code printed, as it printed it
+    carrier: CheckView | None = None   # the check whose failure shows the known mistakes (None: none failed)
+
+    @property
+    def points(self) -> str:
+        return f"{points(self.score)}/{points(self.max_score)}"
+
+    @property
+    def complete(self) -> bool:
+        return all(c.passed for c in self.checks) and self.score >= self.max_score
+
+    @property
+    def failing(self) -> list[CheckView]:
+        return [c for c in self.checks if not c.passed or c.partial]
+
+    def output_excerpt(self, chars: int = OUTPUT_SHOWN, lines: int | None = OUTPUT_LINES) -> str:
+        """The start of the student's output ("" if it printed nothing but blanks), "…" where cut."""
+        if not self.output.strip():
+            return ""
+        shown = self.output[:chars] + ("…" if len(self.output) > chars else "")
+        return shown if lines is None else "\n".join(shown.splitlines()[:lines])
+
+
+@dataclass
+class SubmissionView:
+    lang: str
+    source: str
+    isolation: str
+    score: float
+    max_score: float
+    all_passed: bool
+    notes: list[str]
+    exercises: list[ExerciseView] = field(default_factory=list)
+
+    @property
+    def points(self) -> str:
+        return f"{points(self.score)}/{points(self.max_score)}"
+
+    @property
+    def checks(self) -> list[tuple[ExerciseView, CheckView]]:
+        return [(e, c) for e in self.exercises for c in e.checks]
+
+    def label(self, key: str, **params) -> str:
+        """A report word (``report.total``...) in the view's language."""
+        return Message(key, params).render(self.lang)
+
+
+def build(result, lang: str, reveal: bool | None = None) -> SubmissionView:
+    """The view of ``result`` in ``lang``; ``reveal``: show hidden checks' messages
+    (default: as GRADER_REVEAL_HIDDEN says)."""
+    reveal = reveal_hidden() if reveal is None else reveal
+    return SubmissionView(
+        lang=lang, source=str(result.source), isolation=str(result.isolation),
+        score=result.score, max_score=result.max_score, all_passed=result.all_passed,
+        notes=[n.render(lang) for n in result.notes],
+        exercises=[_exercise(e, lang, reveal) for e in result.exercises])
+
+
+def exercise_view(exercise, lang: str, reveal: bool | None = None) -> ExerciseView:
+    """What a report shows of one exercise (see :func:`build`)."""
+    return _exercise(exercise, lang, reveal_hidden() if reveal is None else reveal)
+
+
+def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
+    checks = [_check(c, lang, reveal) for c in exercise.checks]
+    view = ExerciseView(
+        id=exercise.id, title=text(exercise.title, lang), score=exercise.score, max_score=exercise.max_score,
+        checks=checks,
+        diagnoses=[DiagnosisView(d.id, text(d.title, lang), text(d.explanation, lang), text(d.hint, lang))
+                   for d in exercise.diagnoses],
+        problem=exercise.problem.render(lang) if exercise.problem is not None else "",
+        notes=[n.render(lang) for n in exercise.notes], output=exercise.output or "")
+    view.carrier = _carrier(checks)
+    return view
+
+
+def check_view(check, lang: str, reveal: bool | None = None) -> CheckView:
+    """What a report shows of one check (see :func:`build`)."""
+    return _check(check, lang, reveal_hidden() if reveal is None else reveal)
+
+
+def _check(check, lang: str, reveal: bool) -> CheckView:
+    shown = not check.hidden or reveal
+    if check.passed:
+        message = check.message.render(lang) if check.message is not None else ""
+    elif not shown:
+        message = Message("report.hidden_failed").render(lang)   # never the hidden check's own message
+    else:
+        message = check.message.render(lang) if check.message is not None else ""
+    failing_visible = not check.passed and not check.hidden
+    return CheckView(
+        name=check.name, passed=check.passed, hidden=check.hidden, internal=bool(check.internal),
+        score=check.score, max_score=check.max_score, title=text(check.title, lang), message=message,
+        counterexample=check.counterexample.render(lang) if check.counterexample is not None and shown
+        and not check.passed else "",
+        hint=text(check.hint, lang) if failing_visible else "",
+        message_key=check.message.key if check.message is not None else "", revealed=check.hidden and reveal)
+
+
+def _carrier(checks: list[CheckView]) -> CheckView | None:
+    """The one check that shows the exercise's known mistakes and output: its first failing
+    visible check about code that exists (not a function still to be written), else its first
+    failing visible check, else its first failing hidden one."""
+    failing = [c for c in checks if not c.passed]
+    visible = [c for c in failing if not c.hidden]
+    written = [c for c in visible if c.message_key not in NOT_WRITTEN]
+    return (written or visible or failing or [None])[0]
