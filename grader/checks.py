@@ -29,8 +29,8 @@ import numpy as np
 from grader.compare import Mismatch, compare
 from grader.i18n import Message
 from grader.runner import StudentError, StudentModule
+from grader.worker_errors import call_error_message
 
-NOWHERE = "-"     # no line of the student's code to point at
 
 class Registry:
     """One course's Python checks, by exercise and check id, and what its counterexample
@@ -227,42 +227,8 @@ class Context:
         return self.last.type_name if self.last else ""
 
     def error_message(self, error: dict, func: str) -> tuple:
-        kind = error.get("kind")
-        file = self.exercise.file
-        if kind == "import":
-            return import_error_message(error.get("cause") or {}, file, self._describe_line)
-        if kind == "missing":
-            return "err.missing_function", {"name": error.get("name", func), "file": file}
-        if kind == "exception" and error.get("type") == "NotImplementedError":
-            return "err.not_implemented", {"name": func}
-        if kind in ("exception", "exit"):
-            frames = error.get("frames") or []
-            where = self._where(frames)
-            params = {"name": func, "type": plain(error.get("type", ""), 80), "message": plain(error.get("message", ""))}
-            if where == NOWHERE:    # raised before any line of the student's (a call with the wrong arguments)
-                return f"err.{kind}_unplaced", params
-            return f"err.{kind}", {**params, "where": where}
-        if kind == "timeout":
-            return "err.timeout", {"name": func, "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
-        if kind == "timed_out_before":
-            return "err.timed_out_before", {"name": func,
-                                            "seconds": plain(error.get("seconds", self.exercise.timeout), 20)}
-        if kind == "crash":
-            how = error.get("signal") or f"exit code {error.get('exit_code', '?')}"
-            return "err.crash", {"name": func, "how": plain(how, 40)}
-        if kind == "time_limit":
-            return "err.time_limit", {"name": func}
-        if kind == "gave_up":
-            return "err.gave_up", {"name": func, "failures": error.get("failures", 0)}
-        return "err.bad_return", {"name": func, "message": plain(error.get("message", kind))}
-
-    def _where(self, frames) -> str:
-        if not frames or type(frames) is not list or not isinstance(frames[-1], (list, tuple)) or len(frames[-1]) != 3:
-            return NOWHERE
-        path, line, _ = frames[-1]
-        path = plain(str(path), 80)
-        module = path[:-3] if path.endswith(".py") else path
-        return self._describe_line(module, line)
+        """The message for a call that returned no value (grader/worker_errors.py)."""
+        return call_error_message(error, func, self.exercise.file, self._describe_line, self.exercise.timeout)
 
     # ------------------------------------------------------------ judging
 
@@ -323,38 +289,5 @@ def quiet_numpy():
         yield
 
 
-def plain(text, limit: int = 300) -> str:
-    """Student-supplied text made safe to show: one line, control characters visible, bounded."""
-    text = str(text)[:limit * 2]
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def raise_mismatch(mismatch: Mismatch, case: Case):
     raise Fail(mismatch.key, case=describe_case(case), **mismatch.params)
-
-
-def import_error_message(cause: dict, file: str, describe_line) -> tuple:
-    kind = cause.get("kind")
-    if kind == "syntax":
-        module = (cause.get("file") or file)
-        module = module[:-3] if module.endswith(".py") else module
-        return "err.syntax", {"where": describe_line(plain(module, 80), cause.get("line", 0)),
-                              "message": plain(cause.get("message", "")), "text": plain(cause.get("text", ""), 120)}
-    if kind in ("exception", "exit"):
-        frames = cause.get("frames") or []
-        where = NOWHERE
-        if type(frames) is list and frames and isinstance(frames[-1], (list, tuple)) and len(frames[-1]) == 3:
-            path, line, _ = frames[-1]
-            path = plain(str(path), 80)
-            where = describe_line(path[:-3] if path.endswith(".py") else path, line)
-        params = {"file": file, "type": plain(cause.get("type", ""), 80), "message": plain(cause.get("message", ""))}
-        if where == NOWHERE:
-            return f"err.import_{kind}_unplaced", params
-        return f"err.import_{kind}", {**params, "where": where}
-    if kind == "timeout":
-        return "err.import_timeout", {"file": file, "seconds": cause.get("seconds", "?")}
-    if kind == "time_limit":
-        return "err.time_limit", {"name": file}
-    how = cause.get("signal") or f"exit code {cause.get('exit_code', '?')}"
-    return "err.import_crash", {"file": file, "how": how}

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from grader.checks import Context, Fail, plain
+from grader.answers_file import read_answers_yaml
+from grader.checks import Context, Fail
+from grader.escaping import plain
 from grader.counterexample import Budget as CounterexampleBudget
 from grader.counterexample import behaviour
 from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
-from grader.graded_work import import_message, prepare
+from grader.graded_work import prepare
 from grader.i18n import Message, add_course_messages
 from grader.kit import NotInKit
 from grader.plain_code import shares_one_child
@@ -36,8 +35,8 @@ from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
 from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
+from grader.worker_errors import submission_error_message, submission_import_message
 
-MAX_ANSWERS_BYTES = 256 * 1024
 MISSING = object()   # no student with a function that behaved alike came before
 # Failures worth a counterexample: wrong values or an exception, not a missing function or a crash.
 SEARCHABLE = ("cmp.", "prop.", "err.exception")
@@ -72,16 +71,8 @@ class GradingContext(Context):
     submission: Submission | None = None
 
     def error_message(self, error: dict, func: str) -> tuple:
-        if error.get("kind") == "too_large":
-            return refusal_message(error, func)
-        key, params = super().error_message(error, func)
-        if self.submission is not None:
-            file = self.submission.file_of(self.exercise.file)
-            if error.get("kind") == "import":
-                return import_message(error.get("cause") or {}, file, self.submission, self.runtime.course)
-            if "file" in params:
-                params = {**params, "file": file}
-        return key, params
+        return submission_error_message(error, func, self.exercise, self.submission, self.runtime.course,
+                                        self._describe_line)
 
 
 def names_from_hidden_calls(exercise: Exercise) -> bool:
@@ -103,16 +94,6 @@ def kit_notes(graded: list[Exercise], by_instructor: list[Exercise]) -> list[Mes
 
 def _points(value: float) -> str:
     return f"{value:g}"
-
-
-def refusal_message(error: dict, func: str) -> tuple:
-    """A reply over a call's or a submission's budget (grader/runner.Limits)."""
-    scope = "call" if error.get("scope") == "call" else "submission"
-    return f"err.too_large_{scope}", {"name": func, "size": _mib(error.get("size")), "limit": _mib(error.get("limit"))}
-
-
-def _mib(size) -> str:
-    return f"{size / (1 << 20):.3g}" if type(size) is int else "?"
 
 
 class Grader:
@@ -402,7 +383,7 @@ class Grader:
 
     def _import_problem(self, cause: dict, exercise, submission) -> Message:
         """Why the exercise's file does not import, naming the file as the student handed it in."""
-        return Message(*import_message(cause, submission.file_of(exercise.file), submission, self.course))
+        return Message(*submission_import_message(cause, submission.file_of(exercise.file), submission, self.course))
 
     def _run_check(self, ctx: Context, spec) -> CheckResult:
         implementation = self.checks[ctx.exercise.id][spec.id]
@@ -430,20 +411,12 @@ class Grader:
     # ------------------------------------------------------------ the quiz
 
     def _grade_quiz(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
-        from grader.quiz import grade_answer
+        from grader.quiz import grade_quiz
 
         answers, problem, output = self._answers(exercise, submission)
         if problem is not None:
             return failed_exercise(exercise, problem)
-        key = self.runtime.answer_key()
-        checks = []
-        for spec in exercise.checks:
-            verdict = grade_answer(spec.question, answers.get(spec.id), key.get(spec.id))
-            fraction = min(max(float(verdict.fraction), 0.0), 1.0)
-            checks.append(CheckResult(name=spec.id, passed=fraction >= 1.0, score=fraction * spec.points,
-                                      max_score=spec.points, message=Message(verdict.message, verdict.params),
-                                      title=spec.title, hint=spec.hint, hidden=spec.hidden))
-        return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, output=output)
+        return grade_quiz(exercise, answers, self.runtime.answer_key(), output)
 
     def _answers(self, exercise, submission):
         """The student's answers as a dict, or the problem that prevents reading them."""
@@ -471,83 +444,6 @@ class Grader:
         if not isinstance(value, dict):
             return {}, Message("err.answers_not_dict", got=type(value).__name__), ""
         return value, None, "".join(student.output)
-
-
-def read_answers_yaml(path, submission):
-    """Parse answers.yaml safely; a broken file costs the quiz only."""
-    name = path.name
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return {}, Message("err.answers_yaml", file=name, line="?", problem=str(exc))
-    if len(data) > MAX_ANSWERS_BYTES:
-        return {}, Message("err.answers_yaml", file=name, line="-", problem="file too large")
-    try:
-        loaded = load_answers(data.decode("utf-8-sig"))
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else "?"
-        if str(exc.problem or "").startswith("found unknown escape character") and mark:
-            # "\\h_{t-1}" between double quotes: say which backslash, and how to write it instead
-            text = data.decode("utf-8-sig", "replace").splitlines()[mark.line:mark.line + 1] or [""]
-            bad = NOT_AN_ESCAPE.search(text[0])
-            return {}, Message("err.answers_yaml_escape", file=name, line=line,
-                               escape=plain(bad.group(0) if bad else "\\", 10))
-        return {}, Message("err.answers_yaml", file=name, line=line, problem=str(exc.problem or exc.context))
-    except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError, MemoryError) as exc:
-        return {}, Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)
-    if loaded is None:
-        loaded = {}
-    if not isinstance(loaded, dict):
-        return {}, Message("err.answers_not_dict", got=type(loaded).__name__)
-    return clean_strings(loaded), None
-
-
-def clean_strings(value, depth: int = 0):
-    """Answers as valid UTF-8 text (YAML's "\\ud800" escapes give lone surrogates)."""
-    if depth > 50:
-        return None
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
-    if isinstance(value, dict):
-        return {clean_strings(k, depth + 1): clean_strings(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [clean_strings(v, depth + 1) for v in value]
-    return value
-
-
-MAX_ANSWERS_DEPTH = 64
-# A backslash YAML's double quotes do not take: what "found unknown escape character" is about.
-NOT_AN_ESCAPE = re.compile(r'\\[^0abt\tnvfre "/\\N_LPxuU]')
-
-
-def load_answers(text: str):
-    """YAML with the safe loader, no aliases (a student file never expands into a bomb) and
-    bounded nesting. With libyaml, a first pass over the events (iterative, in C) checks
-    both and the document is then loaded in C too; pure Python is 20x slower."""
-    if not getattr(yaml, "__with_libyaml__", False):
-        return yaml.load(text, Loader=_AnswersLoader)  # noqa: S506 -- SafeLoader subclass
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-        if isinstance(event, yaml.AliasEvent):
-            raise yaml.constructor.ConstructorError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            depth += 1
-            if depth > MAX_ANSWERS_DEPTH:
-                raise yaml.constructor.ConstructorError(None, None, "nested too deeply", event.start_mark)
-        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            depth -= 1
-    return yaml.load(text, Loader=yaml.CSafeLoader)  # noqa: S506 -- the safe loader
-
-
-class _AnswersLoader(yaml.SafeLoader):
-    """SafeLoader without aliases: a student file never expands into a bomb."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()
-            raise yaml.constructor.ConstructorError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
 
 
 def failed_exercise(exercise: Exercise, problem: Message) -> ExerciseResult:

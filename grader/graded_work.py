@@ -28,7 +28,7 @@ the kit's ``pytest`` and every other caller see the same decisions:
   to a forwarder to ``f``, ``import M [as N]`` imports the submission's own module under
   that name. The report says where and asks to delete the line. Any other form (an
   ``importlib`` call) still fails with ModuleNotFoundError, reported by
-  :func:`import_message` with the same advice.
+  :func:`grader.worker_errors.submission_import_message` with the same advice.
 
 Student text is only tokenized and parsed here, never run; sources larger than a stub
 file could be are taken to hold work without being parsed.
@@ -252,7 +252,7 @@ def _empty(value, depth: int = 0) -> bool:
 def answers_hold_work(path: Path, template: Path) -> bool:
     """Whether a folder's answers.yaml holds an answer (a value neither empty nor the template's);
     one that cannot be read was written in, and holds work."""
-    from grader.engine import MAX_ANSWERS_BYTES, load_answers
+    from grader.answers_file import MAX_ANSWERS_BYTES, load_answers
 
     try:
         data = path.read_bytes()
@@ -419,19 +419,3 @@ def _replacement(words: list[str], names: set[str], own: str) -> tuple[str | Non
     return ("; ".join(binds) if binds else "pass"), words[1]
 
 
-def import_message(cause: dict, file: str, submission: Submission, course) -> tuple:
-    """import_error_message, or for a single file or notebook whose import failed on a course
-    module it does not have (a form :func:`rewrite_course_imports` leaves alone), the advice to
-    delete that import."""
-    from grader.checks import import_error_message
-
-    key, params = import_error_message(cause, file, submission.describe_line)
-    if submission.single_module is None or cause.get("type") != "ModuleNotFoundError":
-        return key, params
-    m = re.search(r"No module named '([\w.]+)'", str(cause.get("message", "")))
-    if m is None or m.group(1).split(".")[0] not in course_modules(course):
-        return key, params
-    found = {"file": file, "module": m.group(1).split(".")[0]}
-    if "where" in params:
-        return "err.course_import", {**found, "where": params["where"]}
-    return "err.course_import_unplaced", found

@@ -1,4 +1,4 @@
-"""Grading of one quiz answer (CONTRACT section 4).
+"""Grading of the quiz (CONTRACT section 4): one answer, and a whole quiz exercise.
 
 ``grade_answer(spec, given, expected)`` turns a student's raw value (from
 ``answers.yaml`` or an ``ANSWERS`` dict, so of any type at all) into a
@@ -7,6 +7,10 @@
 ``str.format``. It never raises, never echoes more than ``ECHO_LIMIT``
 characters of the student's value, and never puts the correct answer into a
 message or its params.
+
+Why one file of this size: one grading rule per question type, and the rules share the
+normalisation of a student's raw value (numbers, names, lists, escapes); the equation type,
+the one large rule, lives in grader/equation*.py.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import numpy as np
 
 from grader.equation import check_equation
 
-__all__ = ["Verdict", "grade_answer", "ECHO_LIMIT", "MESSAGE_KEYS"]
+__all__ = ["Verdict", "grade_answer", "grade_quiz", "ECHO_LIMIT", "MESSAGE_KEYS"]
 
 ECHO_LIMIT = 80
 _MAX_TEXT = 200          # longer strings are not a number / letter / name list
@@ -500,6 +504,22 @@ def _backslash_meant(given, spec, expected, verdict: Verdict):
     except Exception:
         return None
     return _ESCAPED[eaten[0]] if again.fraction > verdict.fraction else None
+
+
+def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
+    """The quiz exercise's result: each question graded against the answer key, its credit
+    clamped to [0, 1] of its points (``output``: what an ANSWERS dict's module printed)."""
+    from grader.i18n import Message
+    from grader.results import CheckResult, ExerciseResult
+
+    checks = []
+    for spec in exercise.checks:
+        verdict = grade_answer(spec.question, answers.get(spec.id), key.get(spec.id))
+        fraction = min(max(float(verdict.fraction), 0.0), 1.0)
+        checks.append(CheckResult(name=spec.id, passed=fraction >= 1.0, score=fraction * spec.points,
+                                  max_score=spec.points, message=Message(verdict.message, verdict.params),
+                                  title=spec.title, hint=spec.hint, hidden=spec.hidden))
+    return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, output=output)
 
 
 def grade_answer(spec: dict, given, expected) -> Verdict:
