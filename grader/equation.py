@@ -23,6 +23,10 @@ and checking whether the repaired expression becomes right.
 
 ``check_equation`` never raises; every failure becomes a verdict whose
 ``message`` is a key of ``grader/locales/<lang>/quiz.yaml``.
+
+Why one file of this size: the evaluation under each convention and the repairs that
+explain a wrong answer work on the same trials and must agree on what "right" means;
+parsing, the symbols' meaning and the callable functions are modules of their own.
 """
 
 from __future__ import annotations

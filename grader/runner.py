@@ -9,6 +9,10 @@ takes results from the exercise's plan or calls functions on their own, and star
 a fresh child after a crash or a timeout so that one bad call costs only its check.
 Only inputs are sent; only plain data (see ``grader/worker/wire.py``) come back, and
 no more of it than a call's and a submission's budget (:class:`Limits`).
+
+Why one file of this size: the Worker, its Session and StudentModule share the protocol's
+invariants (which replies a request owes, when a child is fresh, what a timeout or a crash
+leaves behind); they are the trusted half of the wire and are reviewed together.
 """
 
 from __future__ import annotations

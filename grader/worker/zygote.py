@@ -26,6 +26,11 @@ Requests to a session's child (``wire`` frames), one reply frame per call:
            or {"ok": False, "error"}
   {"op": "getattr", "module", "name"} -> like call
   {"op": "batch", "module", "calls": [call, ...]} -> one reply per call
+
+Why one file of this size: it is the program the sandbox runs, loaded by path beside only
+``wire``, ``confine`` and ``process_state``; everything that executes next to student code
+(forking, reaping, capture, stand-ins, argument recycling) reads in one place, and each
+extra module would be one more file the sandbox must expose.
 """
 
 from __future__ import annotations
