@@ -129,7 +129,8 @@ def _init_job():
 
 
 def _grade_one(student: str, path: str, only: tuple):
-    from grader.submission import SubmissionError, load_submission
+    from grader.errors import SubmissionError
+    from grader.submission import load_submission
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="grade-class-") as workdir:
@@ -146,7 +147,7 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
     """One loaded submission graded, as what the gradebook and the feedback file keep:
     (student, (PreparedAttempt, feedback text) or None, why not graded or None, seconds).
     Local grading processes and Dask workers (grader/cluster_worker.py) both end here."""
-    from grader.submission import SubmissionError
+    from grader.errors import SubmissionError
 
     try:
         result = grader_.grade(submission, only)

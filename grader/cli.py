@@ -13,16 +13,11 @@ from pathlib import Path
 
 import click
 
-from grader.course import CourseError, bundled_course_root, load_course
+from grader.course import bundled_course_root, load_course
+from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, BadInput, CourseError, SubmissionError
 from grader.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
 from grader.report.markdown import visible
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-class BadInput(Exception):
-    """Reported as one line on stderr with exit code 2."""
 
 
 def common_options(fn):
@@ -337,8 +332,6 @@ def gradescope_bundle(out, course_dir, lang):
 
 
 def main(argv=None) -> int:
-    from grader.submission import SubmissionError
-
     try:
         cli.main(args=argv, prog_name="grade", standalone_mode=False)
     except SystemExit as exc:

@@ -26,6 +26,7 @@ from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
+from grader.errors import InternalError
 from grader.graded_work import import_message, prepare
 from grader.i18n import Message, add_course_messages
 from grader.kit import NotInKit
@@ -59,10 +60,6 @@ class _Graded:
     plan: Plan
     named: list | None    # the known mistakes its calls show (None: not looked for yet)
     visible_calls: list   # its visible checks' calls, kept only until then
-
-
-class InternalError(Exception):
-    """A check itself broke: a grader bug, reported with exit code 3."""
 
 
 class GradingContext(Context):

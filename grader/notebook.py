@@ -47,8 +47,9 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import SubmissionError
 from .i18n import Message
-from .submission import SubmissionError, note
+from .submission import note
 
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 MAX_JSON_ITEMS = 1_000_000       # brackets and commas: about the objects json.loads would build

@@ -122,7 +122,8 @@ class GradingState:
         return bundled_course_root()
 
     def _load_course(self):
-        from grader.course import CourseError, load_course
+        from grader.course import load_course
+        from grader.errors import CourseError
         try:
             root = self._course_root()
             if not root.is_dir():
@@ -142,10 +143,9 @@ class GradingState:
         selected = {item.exercise.id for item in session.items if isinstance(item, CheckItem)}
         only = [e for e in self.course.exercises if e in selected]
         # The same path as `grade check`: load_submission into a private copy, then Grader.grade.
-        from grader.cli import BadInput
-        from grader.course import CourseError
         from grader.engine import Grader
-        from grader.submission import SubmissionError, load_submission
+        from grader.errors import BadInput, CourseError, SubmissionError
+        from grader.submission import load_submission
         try:
             with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
                 submission = load_submission(self.root, Path(workdir))

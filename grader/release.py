@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from grader.course import CourseError
+from grader.errors import BadInput, CourseError
 from grader.i18n import text
 from grader.student_wheel import build_student_wheel, pytest_requirement
 
@@ -52,7 +52,6 @@ def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[
     if grader_requirement is not None:
         grader_requirement = checked_requirement(grader_requirement)
     if out.exists() and any(out.iterdir()):
-        from grader.cli import BadInput
         raise BadInput(f"{out} exists and is not empty; choose a new folder for the kit")
     out.mkdir(parents=True, exist_ok=True)
     written = []

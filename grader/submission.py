@@ -54,6 +54,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import SubmissionError
 from .i18n import Message
 
 MiB = 1024 * 1024
@@ -65,10 +66,6 @@ ANSWERS_NAMES = ("answers.yaml", "answers.yml")
 _IGNORED_DIRS = {"__pycache__", "__MACOSX", "node_modules", "site-packages"}
 _IGNORED_FILES = {"Thumbs.db", "desktop.ini"}
 MAX_NOTES = 20                      # notes kept for the report; the rest are only counted
-
-
-class SubmissionError(Exception):
-    """Bad input: the CLI prints str(exc) as ONE line and exits 2. Name the file and the problem."""
 
 
 @dataclass
