@@ -45,7 +45,8 @@ from pathlib import Path
 
 from grader.errors import SubmissionError
 from grader.i18n import Message
-from grader.submission import Submission, declare_utf8, note, set_aside_note
+from grader.submission import Submission, declare_utf8, set_aside_note
+from grader.submission_notes import note
 
 WHAT_WAS_GRADED = ("note.graded_notebook", "note.graded_notebook_yaml", "note.graded_py_files")   # said first
 MAX_PARSED = 256 * 1024      # characters: a source larger than this holds work (stubs are a few KiB)

@@ -49,7 +49,7 @@ from pathlib import Path
 
 from .errors import SubmissionError
 from .i18n import Message
-from .submission import note
+from .submission_notes import note
 
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 MAX_JSON_ITEMS = 1_000_000       # brackets and commas: about the objects json.loads would build
@@ -95,7 +95,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 class ConvertedNotebook:
     source: str                                   # the module text (ends with "\n" unless empty)
     line_map: list[tuple[int, int]]               # index = module line - 1 -> (cell 1-based, line 1-based)
-    notes: list[Message] = field(default_factory=list)   # in the student's language (submission.note)
+    notes: list[Message] = field(default_factory=list)   # in the student's language (submission_notes.note)
 
 
 # ---------------------------------------------------------------------------
