@@ -24,7 +24,7 @@ from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import identical, same
 from grader.course import MistakeSpec
 from grader.kit import NotInKit, call_digest
-from grader.runtime import module_name
+from grader.modules import module_name
 
 MAX_MEMO_ROWS = 20_000
 

@@ -14,14 +14,10 @@ from pathlib import Path
 
 from grader.course import Course, MistakeSpec
 from grader.kit import REFERENCE, NotInKit, RecordedModules, RecordingModules
-from grader.modules import ModuleSet
+from grader.modules import ModuleSet, module_name
 from grader.secret import course_secret, fingerprint, hidden_seed
 
 DEFAULT_SEED = 20261129   # the visible checks' seed: public, their inputs are shown anyway
-
-
-def module_name(file: str) -> str:
-    return file[:-3] if file.endswith(".py") else file
 
 
 class CourseRuntime:
