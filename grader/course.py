@@ -256,7 +256,7 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
 
 def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
     """``suffix``: ``.py`` for the wrong implementations of solutions/mistakes, ``.rec`` for a
-    kit's records of what they returned (grader/kit.py)."""
+    kit's records of what they returned (grader/kit_records.py)."""
     catalogue_path = folder / "catalogue.yaml"
     if not catalogue_path.exists():
         return

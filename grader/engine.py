@@ -29,7 +29,7 @@ from grader.diagnose import Diagnoser
 from grader.errors import InternalError
 from grader.graded_work import import_message, prepare
 from grader.i18n import Message, add_course_messages
-from grader.kit import NotInKit
+from grader.kit_records import NotInKit
 from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
