@@ -254,7 +254,7 @@ def _empty(value, depth: int = 0) -> bool:
 def answers_hold_work(path: Path, template: Path) -> bool:
     """Whether a folder's answers.yaml holds an answer (a value neither empty nor the template's);
     one that cannot be read was written in, and holds work."""
-    from grader.engine import MAX_ANSWERS_BYTES, load_answers
+    from grader.answers import MAX_ANSWERS_BYTES, load_answers
 
     try:
         data = path.read_bytes()
