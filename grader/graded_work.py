@@ -174,8 +174,8 @@ def _released_code(course) -> list[str] | None:
     key = str(course.root)
     if key not in _RELEASED:
         try:
+            from grader.kit_notebook import build_notebook
             from grader.notebook import convert_notebook
-            from grader.release import build_notebook
 
             _RELEASED[key] = _lines(convert_notebook(build_notebook(course), course.info.notebook).source)
         except Exception:  # noqa: BLE001 -- a course without stubs: the shape test alone decides
