@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -82,25 +81,27 @@ def cli():
 def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
+    from grader.grade_path import grade_path
     from grader.progress import make_progress
-    from grader.submission import load_submission
 
     lang = lang or default_language()
     check_output(output)
     course = open_course(course_dir)
     course.select(only)  # unknown ids are bad input before any work
-    with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
-        submission = load_submission(path, Path(workdir))
-        with Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples) as grader:
-            isolation = grader.worker.isolation
-            if not isolation.confined and not no_sandbox:
-                click.echo(f"grade: warning: not sandboxed ({isolation.reason}); "
-                           "student code runs as a plain process", err=True)
-            elif not isolation.sandboxed and not no_sandbox:
-                click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
-                           f"student code is confined by {isolation.name} instead", err=True)
-            with make_progress() as progress:     # on a terminal: which exercise runs now
-                result = grader.grade(submission, only, progress=progress)
+
+    def make_grader():
+        return Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples)
+
+    def warn(isolation):
+        if not isolation.confined and not no_sandbox:
+            click.echo(f"grade: warning: not sandboxed ({isolation.reason}); "
+                       "student code runs as a plain process", err=True)
+        elif not isolation.sandboxed and not no_sandbox:
+            click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
+                       f"student code is confined by {isolation.name} instead", err=True)
+
+    # on a terminal, the progress shows which exercise runs now
+    result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
     color = fmt == "text" and output is None and sys.stdout.isatty()
     emit(render(result, fmt, lang, color=color), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)

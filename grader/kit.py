@@ -44,8 +44,8 @@ def write_kit_data(course, folder: Path) -> None:
     import tempfile
 
     from grader.engine import Grader
+    from grader.grade_path import grade_path
     from grader.runtime import CourseRuntime
-    from grader.submission import load_submission
     from grader.validate import mistake_folder, reference_folder
 
     folder = Path(folder)
@@ -56,8 +56,8 @@ def write_kit_data(course, folder: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="grade-kit-") as tmp, \
             Grader(course, runtime=runtime, counterexamples=False, hidden=False) as grader:
         tmp = Path(tmp)
-        grader.grade(load_submission(reference_folder(course, tmp / "reference"), tmp / "w-ref"), code_exercises)
-        grader.grade(load_submission(course.stubs_dir, tmp / "w-stubs"), code_exercises)
+        grade_path(reference_folder(course, tmp / "reference"), grader, code_exercises, prefix="grade-kit-")
+        grade_path(course.stubs_dir, grader, code_exercises, prefix="grade-kit-")
         count = 0
         for exercise in course.exercises.values():
             for mistake in exercise.mistakes:
@@ -65,7 +65,7 @@ def write_kit_data(course, folder: Path) -> None:
                     recording.expect(f"mistakes/{exercise.id}/{variant.stem}")
                     count += 1
                     wrong = mistake_folder(course, mistake, variant, tmp / f"m{count}")
-                    grader.grade(load_submission(wrong, tmp / f"w-m{count}"), [exercise.id])
+                    grade_path(wrong, grader, [exercise.id], prefix="grade-kit-")
     recording.write(folder)
     for exercise in course.exercises.values():   # the catalogues' texts name the mistakes in the kit
         catalogue = course.root / "solutions" / "mistakes" / exercise.id / "catalogue.yaml"
