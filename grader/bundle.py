@@ -35,17 +35,13 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from grader.course import CourseError, bundled_course_root
+from grader.course import bundled_course_root
+from grader.errors import BadInput, CourseError
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "gradescope"
 PROJECT_NAME = "rnn-grader"
 EXECUTABLE = 0o100755 << 16      # a regular file, rwxr-xr-x, in a zip entry's external attributes
 REGULAR = 0o100644 << 16
-
-
-def _bad_input(message: str) -> Exception:
-    from grader.cli import BadInput
-    return BadInput(message)
 
 
 def project_root() -> Path | None:
@@ -71,7 +67,7 @@ def grader_wheel(dest: Path) -> Path:
     try:
         return rebuild_installed_wheel(dest)
     except StudentWheelError as exc:
-        raise _bad_input(str(exc)) from None
+        raise BadInput(str(exc)) from None
 
 
 def build_wheel(root: Path, dest: Path) -> Path:
@@ -80,11 +76,11 @@ def build_wheel(root: Path, dest: Path) -> Path:
         proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
                                "-w", str(dest), str(root)], capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise _bad_input(f"could not build the grader's wheel: {exc}") from None
+        raise BadInput(f"could not build the grader's wheel: {exc}") from None
     wheels = sorted(dest.glob("*.whl"))
     if proc.returncode != 0 or len(wheels) != 1:
         why = (proc.stderr.strip().splitlines() or proc.stdout.strip().splitlines() or ["no output"])[-1]
-        raise _bad_input(f"could not build the grader's wheel (pip wheel exited {proc.returncode}): {why}")
+        raise BadInput(f"could not build the grader's wheel (pip wheel exited {proc.returncode}): {why}")
     return wheels[0]
 
 
@@ -101,7 +97,7 @@ def course_files(course_dir: Path) -> list[tuple[str, Path]]:
     for folder in ("exercises", "solutions"):
         base = course_dir / folder
         if not base.is_dir():
-            raise _bad_input(f"{course_dir} has no {folder}/ folder")
+            raise BadInput(f"{course_dir} has no {folder}/ folder")
         for path in sorted(base.rglob("*")):
             if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
                 files.append((f"course/{path.relative_to(course_dir).as_posix()}", path))
@@ -112,9 +108,9 @@ def build_bundle(out: Path, course_dir: Path | None = None, lang: str = "en") ->
     """Write the autograder zip to ``out``; returns the names in it."""
     out = Path(out)
     if out.is_dir():
-        raise _bad_input(f"{out} is a folder; name the zip file to write")
+        raise BadInput(f"{out} is a folder; name the zip file to write")
     if not out.parent.is_dir():
-        raise _bad_input(f"no such folder: {out.parent}")
+        raise BadInput(f"no such folder: {out.parent}")
     extra = course_files(Path(course_dir)) if course_dir is not None else []
     with tempfile.TemporaryDirectory(prefix="grade-bundle-") as tmp:
         wheel = grader_wheel(Path(tmp))

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import grader
 from grader.engine import Grader
+from grader.errors import SubmissionError
+from grader.grade_path import grade_path
 from grader.gradebook import SYSTEM_ENTRY, Gradebook, prepare
 from grader.secret import course_secret_fingerprint
 
@@ -129,31 +131,33 @@ def _init_job():
 
 
 def _grade_one(student: str, path: str, only: tuple):
-    from grader.submission import SubmissionError, load_submission
-
+    """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it."""
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="grade-class-") as workdir:
-        try:
-            submission = load_submission(Path(path), Path(workdir))
-        except SubmissionError as exc:
-            return student, None, str(exc), time.perf_counter() - start
-        except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
-            return student, None, not_graded(exc), time.perf_counter() - start
-        return grade_loaded(_GRADER, _PREPARED["feedback"], student, submission, only, start)
+    try:
+        result = grade_path(Path(path), _GRADER, only, prefix="grade-class-")
+    except SubmissionError as exc:
+        return student, None, str(exc), time.perf_counter() - start
+    except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
+        return student, None, not_graded(exc), time.perf_counter() - start
+    return kept(_PREPARED["feedback"], student, result, start)
 
 
 def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
     """One loaded submission graded, as what the gradebook and the feedback file keep:
     (student, (PreparedAttempt, feedback text) or None, why not graded or None, seconds).
-    Local grading processes and Dask workers (grader/cluster_worker.py) both end here."""
-    from grader.submission import SubmissionError
-
+    Dask workers (grader/cluster_worker.py) end here; local grading processes load and
+    grade in one step (:func:`_grade_one`) and keep the same."""
     try:
         result = grader_.grade(submission, only)
     except SubmissionError as exc:
         return student, None, str(exc), time.perf_counter() - start
     except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
         return student, None, not_graded(exc), time.perf_counter() - start
+    return kept(feedback, student, result, start)
+
+
+def kept(feedback, student: str, result, start: float):
+    """A graded submission as the gradebook and the feedback file keep it (see :func:`grade_loaded`)."""
     result.source = student
     return student, (prepare(result), feedback.render(result, student) if feedback else None), None, time.perf_counter() - start
 
@@ -164,12 +168,11 @@ def not_graded(exc: Exception) -> str:
 
 def warm_up(grader_: Grader, course, only):
     """Build every test vector and reference result once, before the jobs fork."""
-    from grader.submission import load_submission
     from grader.validate import reference_folder
 
     with tempfile.TemporaryDirectory(prefix="grade-warm-") as tmp:
         folder = reference_folder(course, Path(tmp) / "reference")
-        grader_.grade(load_submission(folder, Path(tmp) / "work"), only)
+        grade_path(folder, grader_, only, prefix="grade-warm-")
     if grader_.counterexamples:
         from grader.counterexample import warm_ladders
 

@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
-from grader.course import CourseError, bundled_course_root, load_course
+from grader.course import bundled_course_root, load_course
+from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, BadInput, CourseError, SubmissionError
 from grader.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
 from grader.escaping import visible
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-class BadInput(Exception):
-    """Reported as one line on stderr with exit code 2."""
 
 
 def common_options(fn):
@@ -87,25 +81,27 @@ def cli():
 def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
+    from grader.grade_path import grade_path
     from grader.progress import make_progress
-    from grader.submission import load_submission
 
     lang = lang or default_language()
     check_output(output)
     course = open_course(course_dir)
     course.select(only)  # unknown ids are bad input before any work
-    with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
-        submission = load_submission(path, Path(workdir))
-        with Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples) as grader:
-            isolation = grader.worker.isolation
-            if not isolation.confined and not no_sandbox:
-                click.echo(f"grade: warning: not sandboxed ({isolation.reason}); "
-                           "student code runs as a plain process", err=True)
-            elif not isolation.sandboxed and not no_sandbox:
-                click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
-                           f"student code is confined by {isolation.name} instead", err=True)
-            with make_progress() as progress:     # on a terminal: which exercise runs now
-                result = grader.grade(submission, only, progress=progress)
+
+    def make_grader():
+        return Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples)
+
+    def warn(isolation):
+        if not isolation.confined and not no_sandbox:
+            click.echo(f"grade: warning: not sandboxed ({isolation.reason}); "
+                       "student code runs as a plain process", err=True)
+        elif not isolation.sandboxed and not no_sandbox:
+            click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
+                       f"student code is confined by {isolation.name} instead", err=True)
+
+    # on a terminal, the progress shows which exercise runs now
+    result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
     color = fmt == "text" and output is None and sys.stdout.isatty()
     emit(render(result, fmt, lang, color=color), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
@@ -329,8 +325,6 @@ def gradescope_bundle(out, course_dir, lang):
 
 
 def main(argv=None) -> int:
-    from grader.submission import SubmissionError
-
     try:
         cli.main(args=argv, prog_name="grade", standalone_mode=False)
     except SystemExit as exc:

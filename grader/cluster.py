@@ -21,7 +21,7 @@ import uuid
 from collections import deque
 from pathlib import Path
 
-from grader.course import CourseError
+from grader.errors import CourseError
 
 WORKER_KILLED = "its grading worker died every time it was tried (out of memory?)"
 IN_FLIGHT_PER_WORKER = 2       # one being graded, one queued: no worker waits for the client
@@ -134,7 +134,8 @@ def load_and_pack(entry):
     """(packed submission, None) or (None, why it cannot be graded): loaded here, as locally."""
     from grader.classroom import not_graded
     from grader.packed_submission import TooLarge, pack
-    from grader.submission import SubmissionError, load_submission
+    from grader.errors import SubmissionError
+    from grader.submission import load_submission
 
     with tempfile.TemporaryDirectory(prefix="grade-pack-") as workdir:
         try:

@@ -101,7 +101,8 @@ class WarmGrader(WorkerPlugin):
 
     def _build(self):
         from grader.classroom import warm_up
-        from grader.course import CourseError, load_course
+        from grader.course import load_course
+        from grader.errors import CourseError
         from grader.engine import Grader
         from grader.feedback import FeedbackWriter
         from grader.runtime import CourseRuntime

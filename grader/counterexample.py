@@ -26,7 +26,7 @@ from grader.checks import Case, quiet_numpy
 from grader.choices import Rung, drawn, ladder, simpler
 from grader.compare import compare
 from grader.i18n import Message
-from grader.kit import call_digest
+from grader.kit_records import call_digest
 from grader.runner import StudentError
 from grader.worker import wire
 

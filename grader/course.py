@@ -19,14 +19,11 @@ import yaml
 from grader.checks import Registry
 from grader.declared_checks import declared_check
 from grader.equation_spec import SpecError, compile_spec
+from grader.errors import CourseError
 from grader.i18n import LANGUAGES, add_course_messages
 
 COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
 QUIZ_FORMATS = ("bool", "choice", "list", "int", "number", "mapping", "equation")
-
-
-class CourseError(Exception):
-    """Malformed course content; the message names the file and line."""
 
 
 @dataclass
@@ -259,7 +256,7 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
 
 def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
     """``suffix``: ``.py`` for the wrong implementations of solutions/mistakes, ``.rec`` for a
-    kit's records of what they returned (grader/kit.py)."""
+    kit's records of what they returned (grader/kit_records.py)."""
     catalogue_path = folder / "catalogue.yaml"
     if not catalogue_path.exists():
         return

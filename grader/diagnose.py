@@ -23,14 +23,14 @@ import numpy as np
 from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import identical, same
 from grader.course import MistakeSpec
-from grader.kit import NotInKit, call_digest
-from grader.runtime import module_name
+from grader.kit_records import NotInKit, call_digest
+from grader.modules import module_name
 
 MAX_MEMO_ROWS = 20_000
 
 
 def call_key(call: RecordedCall) -> str:
-    """A digest of the call's inputs (grader/kit.py's, which names a call in the kit's records
+    """A digest of the call's inputs (grader/kit_records.py's, which names a call in the kit's records
     too); kept on the Case, which lives as long as the run's cache."""
     cached = getattr(call.case, "_digest", None)
     if cached is not None and cached[0] == call.func:

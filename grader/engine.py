@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.answers_file import read_answers_yaml
+from grader.answers import read_answers_yaml
 from grader.checks import Context, Fail
 from grader.escaping import plain
 from grader.counterexample import Budget as CounterexampleBudget
@@ -25,9 +25,10 @@ from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
+from grader.errors import InternalError
 from grader.graded_work import prepare
 from grader.i18n import Message, add_course_messages
-from grader.kit import NotInKit
+from grader.kit_records import NotInKit
 from grader.plain_code import shares_one_child
 from grader.plan import Plan, record_plan
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
@@ -58,10 +59,6 @@ class _Graded:
     plan: Plan
     named: list | None    # the known mistakes its calls show (None: not looked for yet)
     visible_calls: list   # its visible checks' calls, kept only until then
-
-
-class InternalError(Exception):
-    """A check itself broke: a grader bug, reported with exit code 3."""
 
 
 class GradingContext(Context):

@@ -43,8 +43,10 @@ import tokenize
 from dataclasses import replace
 from pathlib import Path
 
+from grader.errors import SubmissionError
 from grader.i18n import Message
-from grader.submission import Submission, SubmissionError, declare_utf8, note, set_aside_note
+from grader.submission import Submission, declare_utf8, set_aside_note
+from grader.submission_notes import note
 
 WHAT_WAS_GRADED = ("note.graded_notebook", "note.graded_notebook_yaml", "note.graded_py_files")   # said first
 MAX_PARSED = 256 * 1024      # characters: a source larger than this holds work (stubs are a few KiB)
@@ -172,8 +174,8 @@ def _released_code(course) -> list[str] | None:
     key = str(course.root)
     if key not in _RELEASED:
         try:
+            from grader.kit_notebook import build_notebook
             from grader.notebook import convert_notebook
-            from grader.release import build_notebook
 
             _RELEASED[key] = _lines(convert_notebook(build_notebook(course), course.info.notebook).source)
         except Exception:  # noqa: BLE001 -- a course without stubs: the shape test alone decides
@@ -252,7 +254,7 @@ def _empty(value, depth: int = 0) -> bool:
 def answers_hold_work(path: Path, template: Path) -> bool:
     """Whether a folder's answers.yaml holds an answer (a value neither empty nor the template's);
     one that cannot be read was written in, and holds work."""
-    from grader.answers_file import MAX_ANSWERS_BYTES, load_answers
+    from grader.answers import MAX_ANSWERS_BYTES, load_answers
 
     try:
         data = path.read_bytes()

@@ -15,6 +15,11 @@ import types
 from pathlib import Path
 
 
+def module_name(file: str) -> str:
+    """The module of a course file (``layers.py`` -> ``layers``)."""
+    return file[:-3] if file.endswith(".py") else file
+
+
 class ModuleSet:
     def __init__(self, folder: Path, overrides: dict[str, str] | None = None):
         """``overrides`` maps a module name to source appended to its file's source."""

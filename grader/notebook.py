@@ -36,6 +36,10 @@ Each cell is checked once and the module once: small cells are compiled,
 larger ones only parsed with their scopes checked (`symtable`), because
 compile() takes quadratic time on many identical functions or lambdas (their
 code objects collide in its constant table).
+
+Why one file of this size: turning cells into one module and mapping every line back to its
+cell are one job; the bounds above (cells, sizes, the quadratic-compile guard) protect that
+same conversion.
 """
 
 from __future__ import annotations
@@ -47,8 +51,9 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import SubmissionError
 from .i18n import Message
-from .submission import SubmissionError, note
+from .submission_notes import note
 
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 MAX_JSON_ITEMS = 1_000_000       # brackets and commas: about the objects json.loads would build
@@ -94,7 +99,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 class ConvertedNotebook:
     source: str                                   # the module text (ends with "\n" unless empty)
     line_map: list[tuple[int, int]]               # index = module line - 1 -> (cell 1-based, line 1-based)
-    notes: list[Message] = field(default_factory=list)   # in the student's language (submission.note)
+    notes: list[Message] = field(default_factory=list)   # in the student's language (submission_notes.note)
 
 
 # ---------------------------------------------------------------------------

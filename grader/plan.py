@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass
 
 from grader.checks import Context, quiet_numpy
-from grader.kit import NotInKit
+from grader.kit_records import NotInKit
 from grader.runner import CallResult, StudentError
 
 

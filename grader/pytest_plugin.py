@@ -13,8 +13,9 @@ per exercise, and under it one item per *visible* check plus one
     pytest.ini::step::hidden_checks
 
 The first item that runs grades the folder, once, exactly like ``grade check``
-(``load_submission`` and :class:`grader.engine.Grader`, sandboxed when possible),
-restricted to the exercises whose items survived selection (``-k``, ``--lf``...).
+(grader/grade_path.py: ``load_submission``, then :class:`grader.engine.Grader`,
+sandboxed when possible), restricted to the exercises whose items survived selection
+(``-k``, ``--lf``...).
 Every item then reports its check's result; a failure's report is the grader's
 feedback (message, counterexample, hint, known mistakes). The terminal summary
 shows the points, per exercise and in total.
@@ -22,7 +23,6 @@ shows the points, per exercise and in total.
 
 from __future__ import annotations
 
-import tempfile
 import traceback
 from pathlib import Path
 
@@ -123,7 +123,8 @@ class GradingState:
         return bundled_course_root()
 
     def _load_course(self):
-        from grader.course import CourseError, load_course
+        from grader.course import load_course
+        from grader.errors import CourseError
         try:
             root = self._course_root()
             if not root.is_dir():
@@ -142,18 +143,20 @@ class GradingState:
         self.graded = True
         selected = {item.exercise.id for item in session.items if isinstance(item, CheckItem)}
         only = [e for e in self.course.exercises if e in selected]
-        # The same path as `grade check`: load_submission into a private copy, then Grader.grade.
-        from grader.cli import BadInput
-        from grader.course import CourseError
+        # The same path as `grade check` (grader/grade_path.py): a private copy, then Grader.grade.
         from grader.engine import Grader
-        from grader.submission import SubmissionError, load_submission
+        from grader.errors import BadInput, CourseError, SubmissionError
+        from grader.grade_path import grade_path
+
+        def make_grader():
+            return Grader(self.course, isolation="none" if self.no_sandbox else "auto")
+
+        def note_isolation(isolation):
+            if not isolation.sandboxed and not self.no_sandbox:
+                self.not_sandboxed = isolation.reason
+
         try:
-            with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
-                submission = load_submission(self.root, Path(workdir))
-                with Grader(self.course, isolation="none" if self.no_sandbox else "auto") as grader:
-                    if not grader.worker.isolation.sandboxed and not self.no_sandbox:
-                        self.not_sandboxed = grader.worker.isolation.reason
-                    self.result = grader.grade(submission, only)
+            self.result = grade_path(self.root, make_grader, only, on_start=note_isolation)
         except (BadInput, SubmissionError, CourseError) as exc:
             self.error = one_line(exc)
         except Exception as exc:  # noqa: BLE001 -- a grader bug: every item says so, the first shows where

@@ -19,10 +19,10 @@ import shutil
 from pathlib import Path
 
 import nbformat
-import yaml
 
-from grader.course import CourseError
+from grader.errors import BadInput, CourseError
 from grader.i18n import text
+from grader.kit_notebook import build_notebook, quiz_template, statement_markdown  # noqa: F401 -- quiz_template: importable here as before
 from grader.student_wheel import build_student_wheel, pytest_requirement
 
 WORKFLOW_PATH = Path(".github") / "workflows" / "grade.yml"
@@ -52,7 +52,6 @@ def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[
     if grader_requirement is not None:
         grader_requirement = checked_requirement(grader_requirement)
     if out.exists() and any(out.iterdir()):
-        from grader.cli import BadInput
         raise BadInput(f"{out} exists and is not empty; choose a new folder for the kit")
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -116,62 +115,6 @@ def workflow_text(install: str) -> str:
     if template.count(WORKFLOW_INSTALL) != 1:
         raise ReleaseError(f"{WORKFLOW_TEMPLATE} must hold {WORKFLOW_INSTALL} exactly once")
     return template.replace(WORKFLOW_INSTALL, install)
-
-
-def quiz_template(course) -> tuple[list[str], dict]:
-    """The question keys of the quiz, and their empty answers."""
-    quiz = next((e for e in course.exercises.values() if e.is_quiz), None)
-    if quiz is None:
-        return [], {}
-    template = yaml.safe_load((course.stubs_dir / quiz.file).read_text(encoding="utf-8")) or {}
-    return [c.id for c in quiz.checks], template
-
-
-def build_notebook(course) -> nbformat.NotebookNode:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    name = course.info.notebook
-    cells = [nbformat.v4.new_markdown_cell(
-        f"# {text(course.info.title, 'en')} / {text(course.info.title, 'zh')}\n\n"
-        f"Fill in every function below, and the `ANSWERS` dict at the end. Check your work with "
-        f"`grade check {name}`.\n\n"
-        f"实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check {name}` 检查。")]
-    done_files = set()
-    for exercise in course.exercises.values():
-        cells.append(nbformat.v4.new_markdown_cell(statement_markdown(exercise)))
-        if exercise.is_quiz or exercise.file in done_files:
-            continue
-        done_files.add(exercise.file)
-        source = (course.stubs_dir / exercise.file).read_text(encoding="utf-8")
-        cells.append(nbformat.v4.new_code_cell(f"# {exercise.file}\n" + source.strip() + "\n"))
-    keys, template = quiz_template(course)
-    if keys:
-        lines = ["# Quiz answers / 测验答案", "ANSWERS = {"]
-        quiz = next(e for e in course.exercises.values() if e.is_quiz)
-        formats = {c.id: (c.question or {}).get("format") for c in quiz.checks}
-        for key in keys:
-            value = template.get(key)
-            if formats.get(key) == "equation" and value in (None, ""):
-                # a raw string keeps a LaTeX backslash: in "\tanh", Python reads \t as a tab
-                lines.append(f"    {key!r}: r'',   # an equation: write it inside r'...' / 公式写在 r'...' 中")
-                continue
-            lines.append(f"    {key!r}: {value!r},")
-        lines.append("}")
-        cells.append(nbformat.v4.new_code_cell("\n".join(lines)))
-    nb.cells = cells
-    return nb
-
-
-def statement_markdown(exercise) -> str:
-    parts = [f"## `{exercise.id}` — {text(exercise.title, 'en')} / {text(exercise.title, 'zh')}"]
-    if exercise.signatures:
-        parts.append("```python\n" + "\n".join(exercise.signatures) + "\n```")
-    parts.append(text(exercise.statement, "en").strip())
-    parts.append(text(exercise.statement, "zh").strip())
-    if exercise.is_quiz:
-        for check in exercise.checks:
-            parts.append(f"- `{check.id}`: {text(check.title, 'en').strip()}  \n  {text(check.title, 'zh').strip()}")
-    return "\n\n".join(parts)
 
 
 def instructions(course, install: str) -> str:

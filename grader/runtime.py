@@ -13,19 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.course import Course, MistakeSpec
-from grader.kit import REFERENCE, NotInKit, RecordedModules, RecordingModules
-from grader.modules import ModuleSet
+from grader.kit_records import REFERENCE, NotInKit, RecordedModules, RecordingModules
+from grader.modules import ModuleSet, module_name
 from grader.secret import course_secret, fingerprint, hidden_seed
 
 DEFAULT_SEED = 20261129   # the visible checks' seed: public, their inputs are shown anyway
 
 
-def module_name(file: str) -> str:
-    return file[:-3] if file.endswith(".py") else file
-
-
 class CourseRuntime:
-    """``recording``: a :class:`grader.kit.Recording` that keeps every result the course's
+    """``recording``: a :class:`grader.kit_records.Recording` that keeps every result the course's
     code gives (``grade release`` builds the kit's data so)."""
 
     def __init__(self, course: Course, seed: int = DEFAULT_SEED, secret: bytes | None = None, recording=None):

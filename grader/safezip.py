@@ -25,8 +25,9 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from .errors import SubmissionError
 from .i18n import Message
-from .submission import SubmissionError, note
+from .submission_notes import note
 
 MiB = 1024 * 1024
 MAX_ENTRIES = 2000

@@ -26,7 +26,8 @@ import secrets
 import stat
 from pathlib import Path
 
-from grader.course import Course, CourseError, bundled_course_root
+from grader.course import Course, bundled_course_root
+from grader.errors import CourseError
 
 SECRET_ENV = "GRADER_SECRET"
 MIN_LENGTH = 16          # characters: a short secret could be guessed from the hidden inputs a student sees

@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 
+from grader.modules import module_name
 from grader.worker import wire
 
 MAX_CALLS = 20_000        # stand-in calls per submission (the bundled course's worst case: ~3,000)
@@ -40,8 +41,6 @@ def stand_ins_for(course, exercise, lost, module_of, broken=()) -> tuple:
     module for a single file or notebook), None if missing; ``how`` is "empty" for a module in
     ``broken`` or missing (the child makes a module of stand-ins without importing it), else
     "patch"."""
-    from grader.runtime import module_name
-
     stand_ins = set()
     for other_id in lost:
         other = course.exercises.get(other_id)

@@ -35,7 +35,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from grader.course import CourseError
+from grader.errors import CourseError
 
 DISTRIBUTION = "rnn-grader"
 PACKAGE = "grader"

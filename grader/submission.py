@@ -37,11 +37,16 @@ Decisions worth knowing:
   with Python's own decoding, reads exactly the text decoded here.
 * What is worth telling the student (a folder used, a file skipped, an encoding
   converted) is a note in `Submission.messages`: a :class:`Message`, shown in the
-  student's language (:func:`note`). At most `MAX_NOTES` notes are kept, then one that
-  counts the rest.
+  student's language (:func:`note`, grader/submission_notes.py). At most `MAX_NOTES`
+  notes are kept, then one that counts the rest.
 * Skipped: hidden files and folders, `__pycache__`, `__MACOSX`,
   `node_modules`, `site-packages`, virtual environments (a `pyvenv.cfg`),
   files over 1 MiB, and symlinks resolving outside the submission.
+
+Why one file of this size: the four forms a submission takes (folder, file, notebook, zip)
+end in the same private, normalised copy, and the rules above (which file is which, what is
+skipped, how names and encodings are normalised) must hold for all four alike; notebooks,
+zips and notes have modules of their own.
 """
 
 from __future__ import annotations
@@ -54,7 +59,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import SubmissionError
 from .i18n import Message
+from .submission_notes import note, note_text
 
 MiB = 1024 * 1024
 MAX_SOURCE_BYTES = 1 * MiB          # per copied .py / answers file
@@ -65,10 +72,6 @@ ANSWERS_NAMES = ("answers.yaml", "answers.yml")
 _IGNORED_DIRS = {"__pycache__", "__MACOSX", "node_modules", "site-packages"}
 _IGNORED_FILES = {"Thumbs.db", "desktop.ini"}
 MAX_NOTES = 20                      # notes kept for the report; the rest are only counted
-
-
-class SubmissionError(Exception):
-    """Bad input: the CLI prints str(exc) as ONE line and exits 2. Name the file and the problem."""
 
 
 @dataclass
@@ -165,29 +168,6 @@ def capped_notes(notes: list[Message], limit: int = MAX_NOTES) -> list[Message]:
     if len(notes) <= limit:
         return notes
     return notes[:limit] + [note("note.more_notes", count=len(notes) - limit)]
-
-
-def note(key: str, /, **params) -> Message:
-    """A note on what was handed in: ``key`` (grader/locales/*/submission.yaml) inside the
-    report's "Note: ..." line, both in the student's language. Names the student chose (files,
-    zip entries, notebook lines) are shown on one line, control characters made visible, bounded."""
-    return Message("note.submission", text=Message(key, _shown(params)))
-
-
-def _shown(params: dict) -> dict:
-    return {k: _one_line(v) if isinstance(v, str) else Message(v.key, _shown(v.params)) if isinstance(v, Message)
-            else v for k, v in params.items()}
-
-
-def note_text(message: Message, lang: str = "en") -> str:
-    """A note's own text, without the report's "Note: " (for a one-line error)."""
-    inner = message.params.get("text") if message.key == "note.submission" else None
-    return (inner if isinstance(inner, Message) else message).render(lang)
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 2])
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _load_submission(path: Path, workdir: Path) -> Submission:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine import Grader
-from grader.submission import load_submission
+from grader.grade_path import grade_path
 
 
 @dataclass
@@ -73,7 +73,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
         tmp = Path(tmp)
 
         def grade(folder: Path, which):
-            result = grader.grade(load_submission(folder, tmp / f"work-{folder.name}"), which)
+            result = grade_path(folder, grader, which, prefix="grade-validate-")
             for ex in result.exercises:
                 for c in ex.checks:
                     if c.internal:

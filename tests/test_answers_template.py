@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from grader.cli import main
-from grader.answers_file import read_answers_yaml
+from grader.answers import read_answers_yaml
 from grader.quiz import grade_answer
 
 ROOT = Path(__file__).resolve().parents[1]

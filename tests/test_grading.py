@@ -238,7 +238,7 @@ def test_partial_quiz_credit(grade, tmp_path):
 def test_answers_load_alike_with_and_without_libyaml(monkeypatch, libyaml):
     import yaml
 
-    from grader.answers_file import load_answers
+    from grader.answers import load_answers
 
     text = (REFERENCE / "answers.yaml").read_text(encoding="utf-8")
     expected = yaml.safe_load(text)

@@ -1,8 +1,9 @@
-"""Reading a submission's quiz answers from ``answers.yaml``: the submission's side of the quiz.
+"""A student's ``answers.yaml``, read safely: the quiz's answers (grader/engine.py), and
+whether a folder's answers file holds work at all (grader/graded_work.py).
 
-Safe YAML only (no aliases, bounded nesting and size), answers as valid UTF-8 text, and a
-broken file costs the quiz alone, with a message naming the line (and, for a backslash that
-YAML's double quotes do not take, how to write it).
+A broken file costs the quiz only: :func:`read_answers_yaml` returns the problem as a
+message naming the file and line. The YAML is read with the safe loader, without aliases
+(a student file never expands into a bomb) and with bounded nesting and size.
 """
 
 from __future__ import annotations

@@ -1,0 +1,69 @@
+"""The notebook a student kit holds: each exercise's statement, the stubs as code cells,
+and the quiz as an ``ANSWERS`` dict.
+
+``grade release`` writes it into the kit (grader/release.py); grading compares a handed-in
+notebook with it to tell work from an untouched kit (grader/graded_work.py).
+"""
+
+from __future__ import annotations
+
+import nbformat
+import yaml
+
+from grader.i18n import text
+
+
+def quiz_template(course) -> tuple[list[str], dict]:
+    """The question keys of the quiz, and their empty answers."""
+    quiz = next((e for e in course.exercises.values() if e.is_quiz), None)
+    if quiz is None:
+        return [], {}
+    template = yaml.safe_load((course.stubs_dir / quiz.file).read_text(encoding="utf-8")) or {}
+    return [c.id for c in quiz.checks], template
+
+
+def build_notebook(course) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    name = course.info.notebook
+    cells = [nbformat.v4.new_markdown_cell(
+        f"# {text(course.info.title, 'en')} / {text(course.info.title, 'zh')}\n\n"
+        f"Fill in every function below, and the `ANSWERS` dict at the end. Check your work with "
+        f"`grade check {name}`.\n\n"
+        f"实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check {name}` 检查。")]
+    done_files = set()
+    for exercise in course.exercises.values():
+        cells.append(nbformat.v4.new_markdown_cell(statement_markdown(exercise)))
+        if exercise.is_quiz or exercise.file in done_files:
+            continue
+        done_files.add(exercise.file)
+        source = (course.stubs_dir / exercise.file).read_text(encoding="utf-8")
+        cells.append(nbformat.v4.new_code_cell(f"# {exercise.file}\n" + source.strip() + "\n"))
+    keys, template = quiz_template(course)
+    if keys:
+        lines = ["# Quiz answers / 测验答案", "ANSWERS = {"]
+        quiz = next(e for e in course.exercises.values() if e.is_quiz)
+        formats = {c.id: (c.question or {}).get("format") for c in quiz.checks}
+        for key in keys:
+            value = template.get(key)
+            if formats.get(key) == "equation" and value in (None, ""):
+                # a raw string keeps a LaTeX backslash: in "\tanh", Python reads \t as a tab
+                lines.append(f"    {key!r}: r'',   # an equation: write it inside r'...' / 公式写在 r'...' 中")
+                continue
+            lines.append(f"    {key!r}: {value!r},")
+        lines.append("}")
+        cells.append(nbformat.v4.new_code_cell("\n".join(lines)))
+    nb.cells = cells
+    return nb
+
+
+def statement_markdown(exercise) -> str:
+    parts = [f"## `{exercise.id}` — {text(exercise.title, 'en')} / {text(exercise.title, 'zh')}"]
+    if exercise.signatures:
+        parts.append("```python\n" + "\n".join(exercise.signatures) + "\n```")
+    parts.append(text(exercise.statement, "en").strip())
+    parts.append(text(exercise.statement, "zh").strip())
+    if exercise.is_quiz:
+        for check in exercise.checks:
+            parts.append(f"- `{check.id}`: {text(check.title, 'en').strip()}  \n  {text(check.title, 'zh').strip()}")
+    return "\n\n".join(parts)
