@@ -145,7 +145,8 @@ def main():
     for workers in (1, 2):
         print(f"{workers} Dask worker(s): fixed cost of a run (start-up, course shipped, warm graders) "
               f"{fixed[workers]:.1f} s; once warm {per_worker[workers]:.2f} subs/s per worker")
-    print(f"1 Dask worker vs --jobs 1: {dask[1] / local[1]:.2f}x; 2 Dask workers vs --jobs 2: {dask[2] / local[2]:.2f}x; "
+    print(f"1 Dask worker vs --jobs 1: {dask[1] / local[1]:.2f}x; "
+          f"2 Dask workers vs --jobs 2: {dask[2] / local[2]:.2f}x; "
           f"2 workers vs 1: {dask[2] / dask[1]:.2f}x (2 cores shared with the client and the scheduler)")
     print(f"client peak memory: {client_peak[n, 2] / 2**20:.0f} MiB for {n} submissions, "
           f"{client_peak[args.memory_n, 2] / 2**20:.0f} MiB for {args.memory_n} ({big_seconds:.0f} s)")

@@ -73,8 +73,9 @@ def grader_wheel(dest: Path) -> Path:
 def build_wheel(root: Path, dest: Path) -> Path:
     """``pip wheel --no-deps`` of the source tree into ``dest``; returns the wheel."""
     try:
-        proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
-                               "-w", str(dest), str(root)], capture_output=True, text=True, timeout=900)
+        proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                               "--disable-pip-version-check", "-w", str(dest), str(root)],
+                              capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise BadInput(f"could not build the grader's wheel: {exc}") from None
     wheels = sorted(dest.glob("*.whl"))

@@ -238,7 +238,8 @@ class Context:
         if mismatch:
             raise_mismatch(mismatch, case)
 
-    def check_reference(self, tag: str, func: str, build: Callable, what: str = "", values_only: Callable | None = None):
+    def check_reference(self, tag: str, func: str, build: Callable, what: str = "",
+                        values_only: Callable | None = None):
         """The usual check: every case of ``build`` against the reference, in one round trip.
         ``values_only(got, expected)``: the student's value as the comparison should see it, for a
         check about values where another check judges the layout (e.g. a (1, H) gradient kept

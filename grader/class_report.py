@@ -329,7 +329,8 @@ def _summary(stats: ClassStats, t) -> list[str]:
              (t("full_marks"), f"{full} ({pct(full / len(scores))})")]
     out = [f"<h2>{esc(t('summary'))}</h2>", '<div class="cards">']
     for label, value in cards:
-        out.append(f'<div class="card"><div class="label">{esc(label)}</div><div class="value">{esc(value)}</div></div>')
+        out.append(f'<div class="card"><div class="label">{esc(label)}</div>'
+                   f'<div class="value">{esc(value)}</div></div>')
     out.append("</div>")
     return out
 
@@ -458,7 +459,8 @@ def _runs_section(stats: ClassStats, t) -> list[str]:
             f"<th>{esc(t('directory'))}</th></tr></thead>", "<tbody>"]
     for r in stats.runs:
         out.append(f'<tr class="run" data-run="{r.id}"><td class="num">{r.id}</td><td>{esc(_when(r.started_at))}</td>'
-                   f"<td>{esc(_when(r.finished_at))}</td><td class=\"num\">{esc(_duration(r.started_at, r.finished_at))}"
+                   f"<td>{esc(_when(r.finished_at))}</td>"
+                   f"<td class=\"num\">{esc(_duration(r.started_at, r.finished_at))}"
                    f"</td><td>{esc(r.status)}</td><td class=\"num\">{r.graded}</td><td class=\"num\">{r.skipped}</td>"
                    f"<td><code>{esc(r.directory)}</code></td></tr>")
     out += ["</tbody>", "</table>"]

@@ -159,7 +159,8 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
 def kept(feedback, student: str, result, start: float):
     """A graded submission as the gradebook and the feedback file keep it (see :func:`grade_loaded`)."""
     result.source = student
-    return student, (prepare(result), feedback.render(result, student) if feedback else None), None, time.perf_counter() - start
+    text = feedback.render(result, student) if feedback else None
+    return student, (prepare(result), text), None, time.perf_counter() - start
 
 
 def not_graded(exc: Exception) -> str:

@@ -123,10 +123,12 @@ def default_gradebook(directory: Path) -> Path:
 @click.option("--feedback", type=click.Choice(["markdown", "html", "none"]), default="markdown", show_default=True,
               help="Write one feedback file per student beside the gradebook.")
 @click.option("--counterexamples/--no-counterexamples", default=True, show_default=True,
-              help="Search the smallest failing input for failing visible checks (shared by students who behave alike).")
+              help="Search the smallest failing input for failing visible checks "
+                   "(shared by students who behave alike).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Grade on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes.")
-def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback, counterexamples,
+def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
+           counterexamples,
            scheduler):
     """Grade every entry of DIRECTORY (one student's submission each) into a gradebook."""
     from grader.classroom import grade_class

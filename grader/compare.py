@@ -108,8 +108,10 @@ def _compare_other(got, expected, rtol, atol, where, compare_item) -> Mismatch |
                 return found
         return None
     if expected is None:
-        return None if got is None else Mismatch("cmp.type", {"where": where, "expected": "None", "got": type_label(got)})
-    return None if got == expected else Mismatch("cmp.value", {"where": where, "expected": fmt(expected), "got": fmt(got)})
+        return None if got is None else Mismatch("cmp.type",
+                                                 {"where": where, "expected": "None", "got": type_label(got)})
+    return None if got == expected else Mismatch("cmp.value",
+                                                 {"where": where, "expected": fmt(expected), "got": fmt(got)})
 
 
 def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) -> Mismatch | None:
@@ -154,7 +156,8 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) ->
         return None
     if brief:
         return _DIFFERENT
-    index = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, np.nan_to_num(err, nan=np.inf), -1.0)), e.shape))
+    worst = np.argmax(np.where(bad, np.nan_to_num(err, nan=np.inf), -1.0))
+    index = tuple(int(i) for i in np.unravel_index(worst, e.shape))
     with np.errstate(all="ignore"):
         rel = fmt(err[index] / abs(e[index])) if abs(e[index]) > 1e-12 else "-"
     return Mismatch("cmp.values", {"where": where, "count": int(bad.sum()), "size": e.size,

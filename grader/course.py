@@ -191,7 +191,8 @@ class _Reader:
     def texts(self, key, required=True):
         value = self.get(key, dict, required=required, default={} if not required else None)
         if required:
-            missing = [lang for lang in LANGUAGES if not isinstance(value.get(lang), str) or not value.get(lang).strip()]
+            missing = [lang for lang in LANGUAGES
+                       if not isinstance(value.get(lang), str) or not value.get(lang).strip()]
             if missing:
                 self.fail(f"{key!r}{self.where} needs a text in {', '.join(missing)}", getattr(value, "line", None))
         return {lang: value.get(lang, "") for lang in LANGUAGES}
@@ -341,7 +342,8 @@ def load_course(root: Path) -> Course:
         exercises.append(exercise)
     unknown = [x for x in info.order if x not in {e.id for e in exercises}]
     if unknown:
-        raise CourseError(f"{exercises_dir / COURSE_FILE}: order names {unknown[0]!r}, which is no exercise of the course")
+        raise CourseError(f"{exercises_dir / COURSE_FILE}: order names {unknown[0]!r}, "
+                          "which is no exercise of the course")
     order = {ex_id: i for i, ex_id in enumerate(info.order)}
     exercises.sort(key=lambda e: (order.get(e.id, len(order)), e.id))
     course = Course(root=root, exercises={e.id: e for e in exercises}, info=info, registry=registry)

@@ -96,7 +96,8 @@ def gradient_spec(entry: dict, specs: list, kwspecs: dict, fail) -> Gradient:
     for _, _, name in pairs:
         spec = inputs.get(name) if isinstance(name, str) else None
         if spec is None or "shape" not in spec or spec.get("values") == "integers":
-            fail(f"wrt names {name!r}, which is no generated float argument (named ones: {', '.join(inputs) or 'none'}; "
+            fail(f"wrt names {name!r}, which is no generated float argument "
+                 f"(named ones: {', '.join(inputs) or 'none'}; "
                  "give a positional argument a name: {name: X, shape: [...]})")
     eps, max_error = entry.get("eps", 1e-6), entry.get("max_error", 1e-6)
     if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 for v in (eps, max_error)):
@@ -118,7 +119,8 @@ def _expression(text: str, inputs: tuple, fail):
             if not isinstance(node.func, ast.Name):
                 fail(f"loss {text!r}: only plain names can be called (sum(...), not np.sum(...))")
             calls.add(node.func.id)
-        if isinstance(node, ast.Constant) and (isinstance(node.value, bool) or not isinstance(node.value, (int, float))):
+        if isinstance(node, ast.Constant) and (isinstance(node.value, bool)
+                                               or not isinstance(node.value, (int, float))):
             fail(f"loss {text!r}: {node.value!r} is not a number")
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id not in calls and node.id not in inputs:

@@ -110,7 +110,8 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
             return agree, agree
         parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol, shown, path + (str(k),))
                  for k in reference]
-    elif (isinstance(reference, (list, tuple)) and isinstance(wrong, (list, tuple)) and isinstance(student, (list, tuple))
+    elif (isinstance(reference, (list, tuple)) and isinstance(wrong, (list, tuple))
+          and isinstance(student, (list, tuple))
           and len(reference) == len(wrong) == len(student) and type(student) is type(reference)):
         parts = [shares_the_mistake(a, b, c, rtol, atol, shown, path + (i,))
                  for i, (a, b, c) in enumerate(zip(student, wrong, reference))]

@@ -322,7 +322,8 @@ class Grader:
 
     def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""
-        return self.runtime.memo(("plan", exercise.id), lambda: record_plan(self.runtime, exercise, self.checks, self.hidden))
+        return self.runtime.memo(("plan", exercise.id),
+                                 lambda: record_plan(self.runtime, exercise, self.checks, self.hidden))
 
     def _hidden_evidence(self, exercise) -> bool:
         """Whether the exercise's hidden checks run here and some mistake may be named from them."""

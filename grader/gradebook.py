@@ -143,7 +143,8 @@ class Gradebook:
 
     def start_run(self, directory: str, course: str) -> int:
         with self.db:
-            cur = self.db.execute("INSERT INTO runs (started_at, status, directory, course) VALUES (?, 'running', ?, ?)",
+            cur = self.db.execute("INSERT INTO runs (started_at, status, directory, course)"
+                                  " VALUES (?, 'running', ?, ?)",
                                   (now(), directory, course))
         return cur.lastrowid
 
@@ -177,7 +178,8 @@ class Gradebook:
                                 [(attempt_id, *row) for row in attempt.diagnoses])
         return attempt_id
 
-    _ATTEMPT = "a.id, a.student, a.content, a.graded_at, a.score, a.max_score, a.seconds, a.result, a.report_en, a.report_zh"
+    _ATTEMPT = ("a.id, a.student, a.content, a.graded_at, a.score, a.max_score, a.seconds,"
+                " a.result, a.report_en, a.report_zh")
     _LATEST = ("FROM attempts a JOIN (SELECT student, MAX(id) AS id FROM attempts GROUP BY student) l ON a.id = l.id"
                " ORDER BY a.student")
 

@@ -626,7 +626,8 @@ class _Checker:
         path = self._resolve(node)
         if path is not None:
             return path[0] != _STUDENT and self._kind(path) in ("value", "annotation")
-        if isinstance(node, ast.Name) and node.id in SAFE_BUILTINS and isinstance(getattr(builtins, node.id, None), type):
+        if (isinstance(node, ast.Name) and node.id in SAFE_BUILTINS
+                and isinstance(getattr(builtins, node.id, None), type)):
             self._rely_on(node)
             return True
         return False
@@ -722,7 +723,8 @@ class _Checker:
                 continue
             if isinstance(op, (ast.Eq, ast.NotEq)) and self._inert(other):
                 continue
-            if isinstance(op, (ast.In, ast.NotIn)) and on_the_right and isinstance(other, (ast.Tuple, ast.List, ast.Set)) \
+            if isinstance(op, (ast.In, ast.NotIn)) and on_the_right \
+                    and isinstance(other, (ast.Tuple, ast.List, ast.Set)) \
                     and all(self._inert(item) for item in other.elts):
                 continue
             return False

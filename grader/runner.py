@@ -651,7 +651,8 @@ class StudentModule:
         ``cache_as``: as for call(), one object per call."""
         taken = [self._take(f, cache_as[i], False) if cache_as is not None and return_args else None
                  for i, (f, _, _) in enumerate(calls)]
-        refused = {i for i, (f, _, _) in enumerate(calls) if taken[i] is None and f"{self.module}.{f}" in self.timed_out}
+        refused = {i for i, (f, _, _) in enumerate(calls)
+                   if taken[i] is None and f"{self.module}.{f}" in self.timed_out}
         missing = [i for i, reply in enumerate(taken) if reply is None and i not in refused]
         live = self._batch([calls[i] for i in missing], return_args,
                            None if cache_as is None else [cache_as[i] for i in missing]) if missing else []
@@ -682,7 +683,8 @@ class StudentModule:
         if timeout <= 0:
             return [StudentError({"kind": "time_limit"})] * len(calls)
         message = {"op": "batch", "module": self.slot,
-                   "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args} for f, a, k in calls]}
+                   "calls": [{"func": f, "args": list(a), "kwargs": k, "return_args": return_args}
+                             for f, a, k in calls]}
         key = None if cache_as is None else (("batch", self.slot, tuple(f for f, _, _ in calls), return_args),
                                              tuple(cache_as))
         answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline, self.stand_ins)

@@ -83,7 +83,8 @@ def secret_path(course: Course) -> Path:
 
 def secret_path_base() -> Path:
     config = os.environ.get("XDG_CONFIG_HOME", "")
-    base = Path(config) if config and Path(config).is_absolute() else Path.home() / ".config"   # XDG: relative is invalid
+    # XDG: a relative XDG_CONFIG_HOME is invalid
+    base = Path(config) if config and Path(config).is_absolute() else Path.home() / ".config"
     return base / "rnn-grader" / "secrets"
 
 

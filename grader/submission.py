@@ -82,10 +82,13 @@ class Submission:
     modules: dict[str, Path]     # module name -> file (relative to root) of every importable student .py
     single_module: str | None    # for a single .py or notebook: the module that defines everything
     answers_file: Path | None    # folder submissions: root/answers.yaml if present
-    line_maps: dict[str, list[tuple[int, int]]]  # notebooks: module -> per line (index = line-1) its (cell 1-based, line in cell)
-    notes: list[str] = field(default_factory=list)   # plain-text notes, shown as they are (the loader's own are keyed, in messages)
+    # notebooks: module -> per line (index = line-1) its (cell 1-based, line in cell)
+    line_maps: dict[str, list[tuple[int, int]]]
+    # plain-text notes, shown as they are (the loader's own are keyed, in messages)
+    notes: list[str] = field(default_factory=list)
     display_names: dict[str, str] = field(default_factory=dict)  # module -> the file name the student knows
-    rejected: dict[str, Message] = field(default_factory=dict)   # module -> why its file was refused (its exercises fail with it)
+    # module -> why its file was refused (its exercises fail with it)
+    rejected: dict[str, Message] = field(default_factory=dict)
     # folders: the top-level notebooks set aside for the .py files, as (name, file to read, label for
     # messages); grader/graded_work.py grades one instead where the .py files are unchanged stubs
     notebooks: list[tuple[str, Path, str]] = field(default_factory=list)
@@ -254,7 +257,8 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
             names = ", ".join(sorted(rel for rel, _ in notebooks))
             raise SubmissionError(f"{shown} holds several notebooks ({names}) and no .py file; hand in one")
         if answers is None:
-            raise SubmissionError(f"nothing to grade in {shown}: " + _why_empty(notes, "no .py, .ipynb or answers.yaml"))
+            raise SubmissionError(f"nothing to grade in {shown}: "
+                                  + _why_empty(notes, "no .py, .ipynb or answers.yaml"))
 
     refused: dict[str, Message] = {}
     if prefix == "zip:" and len(py) == 1 and len(top_py) == 1 and answers is None:

@@ -121,7 +121,8 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                     for p in problems:
                         report.problems.append(f"{name} {p}")
                     status = "ok" if not problems else "PROBLEM: " + "; ".join(problems)
-                    echo(f"  {name:<44} {result.score:>5g}/{result.max_score:<4g} fails {len(failed):>2} checks  {status}")
+                    echo(f"  {name:<44} {result.score:>5g}/{result.max_score:<4g} "
+                         f"fails {len(failed):>2} checks  {status}")
                     shutil.rmtree(folder, ignore_errors=True)
 
     code_checks = [(e, c) for (e, c), who in failed_by.items() if course.exercises[e].is_quiz is False]

@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "solutions" / "reference"
 STUBS = ROOT / "exercises" / "stubs"
 IMPLS = Path(__file__).resolve().parent / "impls"
-STUDENT_MODULES = ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn", "tiny_rnn")
+STUDENT_MODULES = ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn",
+                   "tiny_rnn")
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +69,8 @@ def single_file_source(folder: Path = REFERENCE) -> str:
     parts = []
     for name in STUDENT_MODULES:
         lines = (folder / f"{name}.py").read_text(encoding="utf-8").splitlines()
-        parts.append("\n".join(line for line in lines if not re.match(r"^\s*(from|import)\s+(%s)\b" % "|".join(STUDENT_MODULES), line)))
+        sibling_import = r"^\s*(from|import)\s+(%s)\b" % "|".join(STUDENT_MODULES)
+        parts.append("\n".join(line for line in lines if not re.match(sibling_import, line)))
     answers = yaml.safe_load((folder / "answers.yaml").read_text(encoding="utf-8"))
     parts.append(f"ANSWERS = {answers!r}")
     return "\n\n".join(parts) + "\n"

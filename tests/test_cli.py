@@ -23,7 +23,8 @@ def run(*args, env=None):
 
 
 def test_check_json_has_the_contract_keys_and_exit_zero(tmp_path):
-    code, out, err = run("check", copy_reference(tmp_path / "ref"), "--format", "json", "--only", "step", "--only", "quiz")
+    code, out, err = run("check", copy_reference(tmp_path / "ref"), "--format", "json",
+                         "--only", "step", "--only", "quiz")
     assert code == 0, err
     data = json.loads(out)
     assert set(data) >= {"score", "max_score", "exercises"}

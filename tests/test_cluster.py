@@ -279,7 +279,8 @@ def test_a_submission_that_kills_every_worker_is_that_students_failure(tmp_path,
 def test_a_worker_with_another_secret_refuses_and_the_run_stops(klass, tmp_path, secret_env):
     worker_env = {**secret_env, "GRADER_SECRET": "another-secret-entirely-0123456789"}
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, env={"GRADER_SECRET": worker_env["GRADER_SECRET"]}) as cluster:
+                                  dashboard_address=None,
+                                  env={"GRADER_SECRET": worker_env["GRADER_SECRET"]}) as cluster:
         code, out, err = run("class", klass, "--scheduler", cluster.scheduler_address, "--gradebook",
                              tmp_path / "book.sqlite", "--no-sandbox", "--only", "step", env=secret_env)
     assert code == 2, err

@@ -10,8 +10,8 @@ from hypothesis.extra import numpy as hnp
 from grader.compare import compare, same
 
 floats = st.floats(allow_nan=True, allow_infinity=True, width=64)
-arrays = hnp.arrays(st.sampled_from([np.float64, np.float32, np.int64, np.bool_]), hnp.array_shapes(max_dims=2, max_side=3),
-                    elements=st.integers(0, 1))
+arrays = hnp.arrays(st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),
+                    hnp.array_shapes(max_dims=2, max_side=3), elements=st.integers(0, 1))
 values = st.recursive(st.one_of(floats, st.integers(-5, 5), st.booleans(), st.none(), arrays,
                                 hnp.arrays(np.float64, 3, elements=floats)),
                       lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),

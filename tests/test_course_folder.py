@@ -2,8 +2,8 @@
 
 A small course written in a temporary folder, one exercise (``relu``) with its own Python
 check module, one (``relu_grad``) declared in YAML only, a course file and messages, is
-listed, validated and graded through the CLI; its mistakes are named; errors in its files name file and line; two courses in one process
-keep their modules and messages apart.
+listed, validated and graded through the CLI; its mistakes are named; errors in its files
+name file and line; two courses in one process keep their modules and messages apart.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ checks:
      title: {en: Input unchanged, zh: 不修改输入}}
   - {id: no_state, kind: no_state, points: 1, args: [{shape: [B, d]}], sizes: [{B: 4, d: 7}, {B: 4, d: 7}],
      title: {en: No state between calls, zh: 调用之间不保留状态}}
-"""
+"""  # noqa: E501 -- the course file as an author writes it: its statement is one line
 
 REFERENCE = ("import numpy as np\n\n\ndef relu(x):\n    return np.maximum(x, 0.0)\n\n\n"
              "def relu_grad(x):\n    return (x > 0).astype(float)\n")
@@ -161,8 +161,9 @@ def test_its_mistake_is_named_and_its_own_messages_and_title_are_used(tmp_path):
     course = write_course(tmp_path / "activations")
     student = tmp_path / "student"
     student.mkdir()
+    # written otherwise
     (student / "activations.py").write_text(REFERENCE.replace("return np.maximum(x, 0.0)",
-                                                              "return x * (x > 0) + x * (x <= 0) / 2"))   # written otherwise
+                                                              "return x * (x > 0) + x * (x <= 0) / 2"))
     text = grade("check", "--course", course, student)
     assert text.returncode == 1
     assert "Activations: grading report" in text.stdout
@@ -176,7 +177,8 @@ def test_the_courses_order_and_notebook_come_from_its_course_file(tmp_path):
     assert list(course.exercises) == ["relu", "relu_grad"]
     assert course.info.notebook == "activations.ipynb" and course.info.title["en"] == "Activations"
     bundled = load_course(bundled_course_root())
-    assert list(bundled.exercises)[:3] == ["step", "scalar", "forward"] and bundled.info.notebook == "rnn_exercises.ipynb"
+    assert list(bundled.exercises)[:3] == ["step", "scalar", "forward"]
+    assert bundled.info.notebook == "rnn_exercises.ipynb"
 
 
 def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):

@@ -29,7 +29,8 @@ REFERENCE = STATS / "solutions" / "reference"
 
 
 def cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -123,13 +124,15 @@ def reference_grad(A, B, G):
 def test_gradient_passes_the_reference_and_fails_wrong_gradients(runtime):
     run_check(runtime, "distances_grad", "finite_differences", reference_grad)
     with pytest.raises(Fail) as failed:
-        run_check(runtime, "distances_grad", "finite_differences", lambda A, B, G: tuple(g / 2 for g in reference_grad(A, B, G)))
+        run_check(runtime, "distances_grad", "finite_differences",
+                  lambda A, B, G: tuple(g / 2 for g in reference_grad(A, B, G)))
     message = failed.value.message
     assert message.key == "prop.gradient_fd" and message.params["wrt"] == "A" and message.params["key"] == "result[0]"
     for lang in ("en", "zh"):
         assert "{" not in render(message.key, lang, **message.params)
     with pytest.raises(Fail) as failed:   # dA right, dB wrong: named as dB's
-        run_check(runtime, "distances_grad", "finite_differences", lambda A, B, G: (reference_grad(A, B, G)[0], -reference_grad(A, B, G)[1]))
+        run_check(runtime, "distances_grad", "finite_differences",
+                  lambda A, B, G: (reference_grad(A, B, G)[0], -reference_grad(A, B, G)[1]))
     assert failed.value.message.params["wrt"] == "B"
 
 
@@ -138,7 +141,8 @@ def test_gradient_fails_only_on_gradients(runtime):
     tuple of one is a structure failure, not a finite-difference one."""
     run_check(runtime, "distances_grad", "finite_differences", lambda A, B, G: list(reference_grad(A, B, G)))
     with pytest.raises(Fail) as failed:
-        run_check(runtime, "distances_grad", "finite_differences", lambda A, B, G: (reference_grad(A, B, G)[0].T, reference_grad(A, B, G)[1]))
+        run_check(runtime, "distances_grad", "finite_differences",
+                  lambda A, B, G: (reference_grad(A, B, G)[0].T, reference_grad(A, B, G)[1]))
     assert failed.value.message.key == "cmp.shape"
     with pytest.raises(Fail) as failed:
         run_check(runtime, "distances_grad", "finite_differences", lambda A, B, G: reference_grad(A, B, G)[0])

@@ -24,7 +24,8 @@ ZREF = "z = (x - μ) / σ"
 
 
 def cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -157,7 +158,8 @@ def test_a_broken_equation_mapping_fails_the_course_load_with_file_and_line(tmp_
     course = tmp_path / "stats"
     shutil.copytree(STATS, course)
     path = course / "exercises" / "quiz.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("role: vector, size: d, positive", "role: vectr, size: d, positive"),
+    path.write_text(path.read_text(encoding="utf-8").replace("role: vector, size: d, positive",
+                                                             "role: vectr, size: d, positive"),
                     encoding="utf-8")
     with pytest.raises(CourseError, match="role must be one of"):
         load_course(course)

@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from conftest import IMPLS, REFERENCE, STUBS, copy_reference, full_marks, notebook_from_source, single_file_source, zip_folder
+from conftest import (IMPLS, REFERENCE, STUBS, copy_reference, full_marks, notebook_from_source, single_file_source,
+                      zip_folder)
 
 
 def exercise(result, ex_id):
@@ -96,7 +97,7 @@ def test_exceptions_crashes_and_exits_in_calls_cost_only_their_checks(grade, tmp
             if bidirectional:
                 raise ValueError("no bidirectional today")
             return _real(input_size, hidden_size, output_size, num_layers, bidirectional, double_bias)
-    '''))
+    '''))  # noqa: E501 -- the student's code: the def line as a student writes it
     result = grade(folder, only=["params"])
     checks = {c.name: c for c in result.exercises[0].checks}
     assert checks["chapter_examples"].passed
@@ -181,7 +182,8 @@ def test_student_prints_are_captured_not_leaked(grade, tmp_path, capfd):
 def test_bom_crlf_chinese_comments_and_main_block_grade_normally(grade, tmp_path):
     folder = copy_reference(tmp_path / "ref")
     path = folder / "rnn_forward.py"
-    source = "# 前向传播：逐步更新隐藏状态\n" + path.read_text() + "\nif __name__ == '__main__':\n    raise SystemExit('demo')\n"
+    source = ("# 前向传播：逐步更新隐藏状态\n" + path.read_text()
+              + "\nif __name__ == '__main__':\n    raise SystemExit('demo')\n")
     path.write_bytes(b"\xef\xbb\xbf" + source.replace("\n", "\r\n").encode("utf-8"))
     result = grade(folder, only=["forward"])
     assert full_marks(result)
@@ -208,7 +210,8 @@ def test_malformed_answers_yaml_costs_only_the_quiz(grade, tmp_path):
 
 def test_yaml_alias_bomb_and_python_tags_are_refused(grade, tmp_path):
     folder = copy_reference(tmp_path / "ref")
-    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+    bomb = ("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n")
     (folder / "answers.yaml").write_text(bomb)
     assert exercise(grade(folder, only=["quiz"]), "quiz").problem.key == "err.answers_yaml"
     (folder / "answers.yaml").write_text("params_rnn: !!python/object/apply:os.system ['true']\n")

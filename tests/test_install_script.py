@@ -1,5 +1,6 @@
 """scripts/install-system-packages, run against stand-ins for apt-get and python3: it asks
-for what is missing (bubblewrap, libseccomp2, the venv module) and nothing when all is there."""
+for what is missing (bubblewrap, libseccomp2, the venv module; with --ci, chromium) and
+nothing when all is there."""
 
 import os
 import stat
@@ -34,9 +35,14 @@ def fake_bin(tmp_path, *, venv_works: bool, bwrap: bool) -> Path:
     return bin_dir
 
 
-def run(tmp_path, **kw) -> str:
+def run(tmp_path, *args, chromium: bool = False, **kw) -> str:
     bin_dir = fake_bin(tmp_path, **kw)
-    done = subprocess.run(["/bin/bash", str(SCRIPT)], env={"PATH": str(bin_dir)},
+    browser = tmp_path / "chromium"        # a stand-in for /usr/bin/chromium, which this machine may have
+    if chromium:
+        browser.write_text("#!/bin/sh\n")
+        browser.chmod(0o755)
+    done = subprocess.run(["/bin/bash", str(SCRIPT), *args],
+                          env={"PATH": str(bin_dir), "GRADER_TEST_CHROMIUM": str(browser)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     log = tmp_path / "apt.log"
@@ -56,3 +62,18 @@ def test_nothing_is_installed_when_everything_is_there(tmp_path):
 def test_a_missing_bubblewrap_is_installed_without_the_venv_packages(tmp_path):
     installed = run(tmp_path, venv_works=True, bwrap=False)
     assert "bubblewrap" in installed and "venv" not in installed
+
+
+def test_ci_installs_chromium_for_the_browser_test(tmp_path):
+    installed = run(tmp_path, "--ci", venv_works=True, bwrap=True)
+    assert "install -y -qq chromium" in installed
+    assert installed.index("update") < installed.index("chromium")     # a fresh machine has no package lists
+
+
+def test_ci_with_chromium_there_installs_nothing(tmp_path):
+    assert run(tmp_path, "--ci", venv_works=True, bwrap=True, chromium=True) == ""
+
+
+def test_without_ci_chromium_is_never_installed(tmp_path):
+    installed = run(tmp_path, venv_works=True, bwrap=False)
+    assert "bubblewrap" in installed and "chromium" not in installed

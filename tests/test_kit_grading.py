@@ -120,8 +120,9 @@ def test_a_kit_without_records_is_not_a_course_that_grades(tmp_path):
 def test_calls_the_release_could_not_record_leave_the_rest_of_the_diagnosis(graders, tmp_path):
     """The capstone's training run goes on from the parameters the student's own sgd_step
     returned: a step up the gradient leaves the reference's path at once, so those calls have no
-    record in the kit (the release recorded the catalogue's own run only). The kit still names the mistake from the calls it has, as the instructor's
-    install does, and the training check fails alike."""
+    record in the kit (the release recorded the catalogue's own run only). The kit still names
+    the mistake from the calls it has, as the instructor's install does, and the training check
+    fails alike."""
     folder = reference_folder(graders[0].course, tmp_path / "ascent")
     # written otherwise than the catalogue's, so its run differs from the recorded one in the last bits
     with open(folder / "tiny_rnn.py", "a", encoding="utf-8") as fh:

@@ -37,7 +37,8 @@ def graded(tmp_path_factory, grader):
 
 def odd_points() -> SubmissionResult:
     """A check worth 7/3 points, half earned, and a hidden check whose own message must stay hidden."""
-    checks = [CheckResult("thirds", passed=False, score=7 / 6, max_score=7 / 3, message=Message("err.timeout", name="f", seconds=2)),
+    checks = [CheckResult("thirds", passed=False, score=7 / 6, max_score=7 / 3,
+                          message=Message("err.timeout", name="f", seconds=2)),
               CheckResult("secret", passed=False, score=0, max_score=1, hidden=True,
                           message=Message("cmp.value", where="h", expected="SECRET-EXPECTED", got="1"))]
     exercise = ExerciseResult("ex", {"en": "Ex", "zh": "练习"}, checks,
@@ -162,7 +163,8 @@ CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at
                    directory TEXT NOT NULL, course TEXT NOT NULL);
 CREATE TABLE attempts (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), student TEXT NOT NULL,
                        content TEXT NOT NULL, graded_at TEXT NOT NULL, score REAL NOT NULL, max_score REAL NOT NULL,
-                       isolation TEXT NOT NULL, seconds REAL NOT NULL, report_en TEXT NOT NULL, report_zh TEXT NOT NULL);
+                       isolation TEXT NOT NULL, seconds REAL NOT NULL,
+                       report_en TEXT NOT NULL, report_zh TEXT NOT NULL);
 CREATE TABLE checks (attempt_id INTEGER NOT NULL, exercise TEXT NOT NULL, name TEXT NOT NULL, passed INTEGER NOT NULL,
                      score REAL NOT NULL, max_score REAL NOT NULL, hidden INTEGER NOT NULL);
 CREATE TABLE diagnoses (attempt_id INTEGER NOT NULL, exercise TEXT NOT NULL, mistake TEXT NOT NULL);
@@ -192,7 +194,8 @@ def test_an_old_gradebook_still_opens_and_every_output_reads_it(graded, tmp_path
         for lang in LANGS:
             old = graded.to_json(lang)
             again = attempt.report(lang)
-            assert again["score"] == old["score"] and [e["id"] for e in again["exercises"]] == [e["id"] for e in old["exercises"]]
+            assert again["score"] == old["score"]
+            assert [e["id"] for e in again["exercises"]] == [e["id"] for e in old["exercises"]]
             assert [[c["message"] for c in e["checks"]] for e in again["exercises"]] == \
                    [[c["message"] for c in e["checks"]] for e in old["exercises"]]
         for fmt in (*FORMATS, "html"):

@@ -105,7 +105,8 @@ def test_a_reference_submission_costs_two_requests_per_exercise(grader, tmp_path
     code = [e for e in grader.course.exercises.values() if not e.is_quiz]
     with_hidden = sum(1 for e in code if any(spec.hidden for spec in e.checks))
     assert requests.count("import") == len(code) + with_hidden
-    assert len(requests) <= len(code) + with_hidden + 1, [r for r in requests if r != "import"]     # and the quiz, when its answers live in a module
+    # and the quiz, when its answers live in a module
+    assert len(requests) <= len(code) + with_hidden + 1, [r for r in requests if r != "import"]
 
 
 LEAKY = """

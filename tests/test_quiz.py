@@ -418,7 +418,8 @@ def test_mapping_huge_dict():
 
 def test_equation_accepted():
     key = "h_t = tanh(x_t @ W_x + h_{t-1} @ W_h + b)"
-    assert grade(EQUATION, r"h_t = \tanh(W_h h_{t-1} + W_x x_t + b)", key) == Verdict(1.0, "equation.ok", {"convention": "column"})
+    assert grade(EQUATION, r"h_t = \tanh(W_h h_{t-1} + W_x x_t + b)", key) == Verdict(1.0, "equation.ok",
+                                                                                      {"convention": "column"})
     assert grade(EQUATION, "tanh(x_tW_x + h_(t−1)W_h + b)", key).fraction == 1.0
 
 

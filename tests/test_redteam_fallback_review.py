@@ -53,7 +53,7 @@ def _try(name, f):
 
 # ---------------------------------------------------------------- stopped (regression tests)
 
-def test_inherited_descriptors_and_proc_links_lead_nowhere(fallback_grader, tmp_path):
+def test_inherited_descriptors_and_proc_links_lead_nowhere(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Every open descriptor is the child's own (its pipes, its capture, /dev/null); /proc/self's
     magic links, io_uring, file handles and unix sockets do not reach past Landlock and the filter."""
     secret = ROOT / "solutions" / "reference" / "answers.yaml"
@@ -94,18 +94,18 @@ _try("hardlink-out", lambda: (os.link({str(secret)!r}, _tmp + "/h"), open(_tmp +
 _try("hardlink-own-file", lambda: os.link(os.path.abspath("rnn_step.py"), _tmp + "/h2"))
 _try("tmp-parent", lambda: os.listdir(_tmp + "/.."))
 _try("chroot", lambda: os.chroot(_tmp))
-'''
+'''  # noqa: E501 -- the attack's code, one call a line
     out = output_of(fallback_grader, submit(tmp_path, attack), tmp_path)
     assert "FDS True" in out, out
     assert "WORKED" not in out and out.count("DENIED") == 20, out
 
 
-def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):
+def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """kill(-1, SIGCONT) from the child: the grader (this process) gets nothing."""
     got = []
     previous = signal.signal(signal.SIGCONT, lambda *_: got.append(1))
     try:
-        attack = "import os, signal\ntry:\n    os.kill(-1, signal.SIGCONT); print('SENT')\nexcept OSError as e:\n    print('DENIED', e)\n"
+        attack = "import os, signal\ntry:\n    os.kill(-1, signal.SIGCONT); print('SENT')\nexcept OSError as e:\n    print('DENIED', e)\n"  # noqa: E501 -- the attack's code
         out = output_of(fallback_grader, submit(tmp_path, attack), tmp_path)
         time.sleep(0.2)
     finally:
@@ -116,22 +116,22 @@ def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):
 # ---------------------------------------------------------------- still working in the "landlock" mode
 
 @as_root
-def test_the_child_keeps_no_capability(fallback_grader, tmp_path):
+def test_the_child_keeps_no_capability(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Root kept in a Landlock domain still holds every capability: what Landlock does not
     cover (device nodes, raw sockets, other processes' limits, file metadata) is then open.
     Dropping the capabilities alone is not enough: uid 0 still owns root's files (chmod, utime)
     and may prlimit root's processes. At most CAP_DAC_READ_SEARCH, under Landlock, for a uid of
     its own to read a Python under /root."""
-    attack = "import os\nprint('UID', os.getuid(), os.geteuid(), [l.split()[1] for l in open('/proc/self/status').read().splitlines() if l.startswith(('CapEff', 'CapPrm', 'CapAmb'))])\n"
+    attack = "import os\nprint('UID', os.getuid(), os.geteuid(), [l.split()[1] for l in open('/proc/self/status').read().splitlines() if l.startswith(('CapEff', 'CapPrm', 'CapAmb'))])\n"  # noqa: E501 -- the attack's code
     out = output_of(fallback_grader, submit(tmp_path, attack), tmp_path)
-    line = next(l for l in out.splitlines() if l.startswith("UID"))
+    line = next(row for row in out.splitlines() if row.startswith("UID"))
     uid, euid, caps = line.split(None, 3)[1], line.split(None, 3)[2], ast.literal_eval(line.split(None, 3)[3])
     allowed = CAP_DAC_READ_SEARCH if FALLBACK.landlock else 0
     assert uid != "0" and euid != "0" and all(int(c, 16) & ~allowed == 0 for c in caps), out
 
 
 @as_root
-def test_no_device_node_in_its_tmp(fallback_grader, tmp_path):
+def test_no_device_node_in_its_tmp(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """mknod of /dev/kmsg's numbers in its private /tmp reads the kernel log (syslog(2) is
     refused by the filter); a block device's numbers would read the disk where the device
     cgroup does not forbid it."""
@@ -147,7 +147,7 @@ _try("mknod-loop0", lambda: os.mknod(_tmp + "/loop0", stat.S_IFBLK | 0o600, os.m
 
 
 @as_root
-def test_no_raw_socket_sniffs_the_machines_traffic(fallback_grader, tmp_path):
+def test_no_raw_socket_sniffs_the_machines_traffic(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """A raw TCP socket (CAP_NET_RAW; the filter refuses only unix, netlink and packet sockets)
     sees other processes' loopback TCP traffic: here, this test's own connection."""
     marker = f"SNIFFED-{uuid.uuid4().hex[:12]}"
@@ -192,7 +192,7 @@ except OSError as exc:
 
 
 @as_root
-def test_no_udp_out(fallback_grader, tmp_path):
+def test_no_udp_out(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Landlock refuses TCP only: UDP reaches any address (a local service, or a student's
     server abroad, where hidden test inputs could be sent)."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -218,7 +218,7 @@ except OSError as exc:
 
 
 @as_root
-def test_no_change_to_another_process_limits_or_priority(fallback_grader, tmp_path):
+def test_no_change_to_another_process_limits_or_priority(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """prlimit(2) and setpriority(2) are no Landlock matter: the child lowers the grader's own
     limits (RLIMIT_CPU would kill it, RLIMIT_AS starve it, and later students' children too)."""
     which = resource.RLIMIT_MSGQUEUE        # harmless to lower here, restored afterwards
@@ -227,7 +227,7 @@ def test_no_change_to_another_process_limits_or_priority(fallback_grader, tmp_pa
 import os, resource
 _try("prlimit-grader", lambda: resource.prlimit({os.getpid()}, resource.RLIMIT_MSGQUEUE, (12345, {before[1]})))
 _try("setpriority-zygote", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(), os.getpriority(os.PRIO_PROCESS, os.getppid())))
-'''
+'''  # noqa: E501 -- the attack's code, one call a line
     try:
         out = output_of(fallback_grader, submit(tmp_path, attack), tmp_path)
         after = resource.getrlimit(which)
@@ -237,7 +237,7 @@ _try("setpriority-zygote", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(),
 
 
 @as_root
-def test_no_change_to_metadata_outside_its_reach(fallback_grader, tmp_path):
+def test_no_change_to_metadata_outside_its_reach(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Landlock does not govern chmod, chown, utime or extended attributes: as root the child
     opens a 0600 file of the grader's to everyone (here a stand-in for the course secret)."""
     secret = tmp_path / "private" / "secret"
@@ -260,7 +260,7 @@ _try("setxattr", lambda: os.setxattr(_p, "user.planted", b"1"))
     assert "WORKED" not in out, out
 
 
-def test_a_deep_chain_of_processes_does_not_outlive_its_submission(fallback_grader, tmp_path):
+def test_a_deep_chain_of_processes_does_not_outlive_its_submission(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """sweep_children kills the zygote's children 64 rounds a sweep at most; a chain of 200
     nested processes, each in a session of its own (the zygote's killpg misses it) and each
     one's parent still alive, loses one level a round: the deepest outlive the submission, and

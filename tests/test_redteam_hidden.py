@@ -322,7 +322,8 @@ class _InProcessStudent(_ReferenceStudent):
 
 def passes(runtime, exercise, check_id, modules) -> bool:
     try:
-        load_course(bundled_course_root()).registry.checks[exercise.id][check_id](Context(runtime, exercise, _InProcessStudent(runtime, exercise, modules)))
+        check = load_course(bundled_course_root()).registry.checks[exercise.id][check_id]
+        check(Context(runtime, exercise, _InProcessStudent(runtime, exercise, modules)))
     except Fail:
         return False
     return True

@@ -249,7 +249,7 @@ def test_pid_1_is_the_zygote_not_a_bystander(bwrap_worker, tmp_path):
             status = dict(l.split(":", 1) for l in open("/proc/1/status").read().splitlines() if ":" in l)
             zygote = any(arg.endswith(b"/zygote.py") for arg in cmd)
             raise RuntimeError("REPORT " + str(zygote) + "|" + str(_os.getppid()) + "|" + status["Name"].strip() + " END")
-        ''', LIBC)
+        ''', LIBC)  # noqa: E501 -- the student's code, one statement a line
     report = verdict(grade(one_worker, attacker, tmp_path))
     zygote, parent, _ = report.split("|")
     assert zygote == "True", report

@@ -22,7 +22,6 @@ import sys
 import textwrap
 import xml.etree.ElementTree as ET
 import zipfile
-from pathlib import Path
 
 import pytest
 from rich.console import Console

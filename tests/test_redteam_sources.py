@@ -119,7 +119,7 @@ PUNYCODE = b"# coding: punycode\n-" + b"a" * (MiB - 64)   # decoding it is quadr
 
 
 @needs_bwrap
-def test_punycode_cookie_costs_no_trusted_cpu_and_fails_only_its_file(fast_grader, tmp_path):
+def test_punycode_cookie_costs_no_trusted_cpu_and_fails_only_its_file(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     zpath = tmp_path / "slow.zip"
     with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in REFERENCE.glob("*.py"):
@@ -224,7 +224,7 @@ def test_a_cookie_in_a_notebook_cell_cannot_change_what_the_worker_reads(tmp_pat
 
 
 @needs_bwrap
-def test_legitimate_latin1_cp1252_and_chinese_files_still_grade(fast_grader, tmp_path):
+def test_legitimate_latin1_cp1252_and_chinese_files_still_grade(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     folder = copy_reference(tmp_path / "legit")
 
     def recode(name, header, codec, comment):
@@ -315,7 +315,7 @@ def test_notebook_with_150000_broken_cells_is_refused_quickly(tmp_path):
 
 
 @needs_bwrap
-def test_notes_are_capped_and_the_report_stays_small(fast_grader, tmp_path):
+def test_notes_are_capped_and_the_report_stays_small(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     param_count = (REFERENCE / "param_count.py").read_text(encoding="utf-8")
     path = write_notebook(tmp_path / "many.ipynb", param_count, *[f"broken_{k} = (\n" for k in range(3000)])
     sub = load_submission(path, tmp_path / "work")

@@ -464,7 +464,9 @@ def test_rnn_backward_finite_differences():
     assert_unchanged(before, [X, W_x, W_h, b, dHs, h0])
     assert set(grads) == {"dX", "dh0", "dW_x", "dW_h", "db"}
     X, W_x, W_h, b, h0 = snapshot(X, W_x, W_h, b, h0)  # perturbed below
-    f = lambda: loop_loss(X, W_x, W_h, b, dHs, h0)
+
+    def f():
+        return loop_loss(X, W_x, W_h, b, dHs, h0)
     for key, arr in [("dX", X), ("dh0", h0), ("dW_x", W_x), ("dW_h", W_h), ("db", b)]:
         assert grads[key].shape == arr.shape, key
         assert rel_err(grads[key], numeric_grad(f, arr)) <= 1e-6, key
@@ -477,11 +479,15 @@ def test_rnn_backward_h0_none_means_zeros():
     for key in g_none:
         np.testing.assert_allclose(g_none[key], g_zero[key], atol=1e-14)
     Wh = W_h.copy()
-    f = lambda: loop_loss(X, W_x, Wh, b, dHs, None)
-    assert rel_err(g_none["dW_h"], numeric_grad(f, Wh)) <= 1e-6
+
+    def loss_of_Wh():
+        return loop_loss(X, W_x, Wh, b, dHs, None)
+    assert rel_err(g_none["dW_h"], numeric_grad(loss_of_Wh, Wh)) <= 1e-6
     h0 = np.zeros((2, 4))
-    f = lambda: loop_loss(X, W_x, W_h, b, dHs, h0)
-    assert rel_err(g_none["dh0"], numeric_grad(f, h0)) <= 1e-6
+
+    def loss_of_h0():
+        return loop_loss(X, W_x, W_h, b, dHs, h0)
+    assert rel_err(g_none["dh0"], numeric_grad(loss_of_h0, h0)) <= 1e-6
 
 
 def chunked_loss(X, W_x, W_h, b, dHs, h0, k, boundary_states):
@@ -504,7 +510,9 @@ def test_truncated_backward_finite_differences(k):
     assert_unchanged(before, [X, W_x, W_h, b, dHs, h0])
     consts = loop_forward(X, W_x, W_h, b, h0)  # entering states, held fixed
     X, W_x, W_h, b, h0 = snapshot(X, W_x, W_h, b, h0)
-    f = lambda: chunked_loss(X, W_x, W_h, b, dHs, h0, k, consts)
+
+    def f():
+        return chunked_loss(X, W_x, W_h, b, dHs, h0, k, consts)
     for key, arr in [("dX", X), ("dh0", h0), ("dW_x", W_x), ("dW_h", W_h), ("db", b)]:
         assert grads[key].shape == arr.shape, key
         assert rel_err(grads[key], numeric_grad(f, arr)) <= 1e-6, key

@@ -154,7 +154,7 @@ def test_hang_in_a_call_and_reading_stdin(fast_grader, tmp_path):
     "return 'x' * (200 * 2**20)",                                            # a 200 MB string
     "print('x' * (100 * 2**20))",                                            # 100 MB of output
     "open('/tmp/big', 'wb').write(b'0' * (512 * 2**20))",                    # past the file-size limit
-    "return [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+    "return [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",  # noqa: E501 -- a deeply nested literal, as a student writes it
 ])
 def test_memory_output_and_file_bombs(fast_grader, tmp_path, body):
     code = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    " + body + "\n"

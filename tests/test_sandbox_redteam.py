@@ -124,7 +124,7 @@ def test_surrogate_in_exception_message_does_not_crash_the_cli(tmp_path):
     assert report["score"] == 8
 
 
-def test_surrogate_in_answers_yaml(fast_grader, tmp_path):
+def test_surrogate_in_answers_yaml(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     folder = copy_reference(tmp_path / "quiz")
     with open(folder / "answers.yaml", "a", encoding="utf-8") as fh:
         fh.write('\nparams_rnn: "\\ud800"\n')
@@ -132,7 +132,7 @@ def test_surrogate_in_answers_yaml(fast_grader, tmp_path):
     reports_encode(result)
 
 
-def test_non_utf8_file_name_in_the_submission(fast_grader, tmp_path):
+def test_non_utf8_file_name_in_the_submission(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     folder = copy_reference(tmp_path / "names")
     with open(os.path.join(os.fsencode(folder), b"bad\xff name.py"), "w") as fh:
         fh.write("x = 1\n")
@@ -147,7 +147,7 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 """
 
 
-def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_path):
+def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     result = run_attack(fast_grader, tmp_path, TERMINAL_INJECTION, only=["step"])
     assert scores(result)["step"][0] == 0
     for color in (False, True):
@@ -156,7 +156,7 @@ def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_
         assert not any(line.strip().startswith("Total: 158") for line in text.splitlines())
 
 
-def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):
+def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     code = """
     def rnn_step(x_t, h_prev, W_x, W_h, b):
         print("\\x1b[2J\\x1b]0;pwned\\x07\\r\\x08" + "y" * 100000)
@@ -169,7 +169,7 @@ def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):
     assert len(text) < 50_000
 
 
-def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_grader, tmp_path):
+def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     code = """
     def rnn_step(x_t, h_prev, W_x, W_h, b):
         raise ValueError("\\x1b[2J\\x00\\x07 <![CDATA[ ]]> </failure> & \\ufffe <img src=x onerror=alert(1)> ![t](http://x/t.png)")
@@ -186,7 +186,7 @@ def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_gra
     assert all(t.get("output_format", "text") == "text" for t in gradescope.get("tests", []))
 
 
-def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):
+def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """A result cache keyed on id(), and a thread that keeps rewriting old argument arrays."""
     code = """
     import threading, time
@@ -214,7 +214,7 @@ def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):
     assert not checks["no_state"] and scores(result)["params"] == (8, 8)
 
 
-def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_path):
+def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     code = """
     _Big = type("E" * 1_000_000, (Exception,), {})
     def rnn_step(x_t, h_prev, W_x, W_h, b):
@@ -235,7 +235,7 @@ def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_
     "def rnn_step(*a):\n    raise SystemExit(10**5000)",
     "def rnn_step(*a):\n    raise BaseException('x' * 10**6)",
 ])
-def test_hostile_exceptions(fast_grader, tmp_path, body):
+def test_hostile_exceptions(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
     result = run_attack(fast_grader, tmp_path, body, only=["step", "params"])
     assert_contained(result)
     reports_encode(result)
@@ -250,19 +250,19 @@ def test_hostile_exceptions(fast_grader, tmp_path, body):
     argvalues=[
     # subclasses of builtins with overridden methods
     "class I(int):\n    def __int__(self): raise SystemExit(0)\ndef rnn_step(*a):\n    return I(3)",
-    "class I(int):\n    def __index__(self): raise KeyboardInterrupt\n    def __int__(self): return 10**10**4\ndef rnn_step(*a):\n    return [I(1)]",
+    "class I(int):\n    def __index__(self): raise KeyboardInterrupt\n    def __int__(self): return 10**10**4\ndef rnn_step(*a):\n    return [I(1)]",  # noqa: E501 -- the attack's code
     "class T(tuple):\n    def __iter__(self):\n        while True: yield 0.0\ndef rnn_step(*a):\n    return T((1.0,))",
-    "class D(dict):\n    def items(self): return [(float('nan'), 1.0), ('1', 2), (1, 3)]\ndef rnn_step(*a):\n    return D()",
+    "class D(dict):\n    def items(self): return [(float('nan'), 1.0), ('1', 2), (1, 3)]\ndef rnn_step(*a):\n    return D()",  # noqa: E501 -- the attack's code
     "class S(str):\n    def __str__(self): return 5\ndef rnn_step(*a):\n    return S('x')",
     "class F(float):\n    def __float__(self):\n        while True: pass\ndef rnn_step(*a):\n    return F(1.0)",
-    "class L:\n    def __len__(self): return -1\n    def __iter__(self): raise MemoryError\ndef rnn_step(*a):\n    return L()",
+    "class L:\n    def __len__(self): return -1\n    def __iter__(self): raise MemoryError\ndef rnn_step(*a):\n    return L()",  # noqa: E501 -- the attack's code
     # numpy arrays the wire must refuse or normalise (values are wrong on purpose)
     "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), '>f8')",
-    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), [('a', 'f8')])",
+    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), [('a', 'f8')])",  # noqa: E501 -- the attack's code
     "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), 'M8[s]')",
     "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return (np.zeros(3), np.array([object()]))",
-    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.lib.stride_tricks.as_strided(np.zeros(1), (x.shape[0], W_h.shape[0]), (0, 0))",
-    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), np.longdouble)",
+    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.lib.stride_tricks.as_strided(np.zeros(1), (x.shape[0], W_h.shape[0]), (0, 0))",  # noqa: E501 -- the attack's code
+    "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((x.shape[0], W_h.shape[0]), np.longdouble)",  # noqa: E501 -- the attack's code
     "import numpy as np\ndef rnn_step(x, h, W_x, W_h, b):\n    return np.zeros((0, 2**40))",
     # dicts with odd keys, surrogates, huge ints, deep nesting
     "def rnn_step(*a):\n    return {1: 'a', '1': 'b', True: 'c', 1.0: 'd', float('inf'): 1}",
@@ -271,13 +271,13 @@ def test_hostile_exceptions(fast_grader, tmp_path, body):
     "def rnn_step(*a):\n    return {str(i): i for i in range(10**6)}",
     "def rnn_step(*a):\n    x = []\n    for _ in range(45): x = (x, {'k': x})\n    return x",
 ])
-def test_misbehaving_return_values(fast_grader, tmp_path, body):
+def test_misbehaving_return_values(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
     result = run_attack(fast_grader, tmp_path, body, only=["step", "params"])
     assert_contained(result)
     reports_encode(result)
 
 
-def test_huge_int_results_do_not_break_the_diagnosis(fast_grader, tmp_path, monkeypatch):
+def test_huge_int_results_do_not_break_the_diagnosis(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
     monkeypatch.setattr("grader.engine.STRICT", False)   # production: a broken check just fails
     code = """
     def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
@@ -304,7 +304,7 @@ FORGED_OPEN_REPLIES = {
 
 
 @pytest.mark.parametrize("name", sorted(FORGED_OPEN_REPLIES))
-def test_forged_reply_to_open(fast_grader, tmp_path, name):
+def test_forged_reply_to_open(fast_grader, tmp_path, name):  # noqa: F811 -- pytest fixture, imported above
     code = FORGE + f"""
 _os.write(_harness().reply_fd, _frame({FORGED_OPEN_REPLIES[name]}))
 _os._exit(0)
@@ -313,7 +313,7 @@ _os._exit(0)
     assert_contained(result, attacked=("step", "scalar"))
 
 
-def test_garbled_frames_during_calls_are_contained(fast_grader, tmp_path):
+def test_garbled_frames_during_calls_are_contained(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Frames forged for calls: garbage, negative and oversized blob tables, a thread writing later."""
     code = FORGE + f"_COUNTER = '/tmp/redteam-counter-{uuid.uuid4().hex}'\n" + """
 import threading, time
@@ -450,7 +450,7 @@ PROC1_FINDING = ("bubblewrap's pid 1 keeps the grader's stdin/stdout pipes and /
                  "a stub that raises NotImplementedError scores full marks")
 
 
-def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grader, fresh_grader, tmp_path,
+def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grader, fresh_grader, tmp_path,  # noqa: F811 -- pytest fixture, imported above
                                                                         monkeypatch):
     colluder_code = PROC1_COLLUSION.replace("__N__", str(params_calls(fast_grader, tmp_path, monkeypatch)))
     grader = fresh_grader()
@@ -463,7 +463,7 @@ def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grad
     assert scores(second)["params"][0] == 0
 
 
-def test_grade_class_colluder_cannot_score_for_the_next_student(fast_grader, tmp_path, monkeypatch):
+def test_grade_class_colluder_cannot_score_for_the_next_student(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
     colluder_code = PROC1_COLLUSION.replace("__N__", str(params_calls(fast_grader, tmp_path, monkeypatch)))
     klass = tmp_path / "class"
     klass.mkdir()
@@ -494,7 +494,7 @@ def test_grade_class_survives_a_hostile_student(tmp_path, how):
     assert got["alice"] == 8 and got["zed"] == 8 and len(got) == 3
 
 
-def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):
+def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     code = """
     import ctypes, os
     def rnn_step(x_t, h_prev, W_x, W_h, b):
@@ -530,7 +530,7 @@ def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):
     "import os, signal\n    os.kill(os.getppid(), signal.SIGTERM)",
     "import os, signal\n    os.kill(1, signal.SIGKILL)",
 ])
-def test_signals_to_the_zygote_and_init(fast_grader, tmp_path, body):
+def test_signals_to_the_zygote_and_init(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
     code = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    " + body + "\n    return None\n"
     start = time.monotonic()
     result = run_attack(fast_grader, tmp_path, code)
@@ -616,19 +616,19 @@ def test_full_tmp_does_not_break_the_next_submission(fresh_grader, tmp_path):
     "raise_rlimits", "memory_in_many_processes", "sigalrm", "atexit_hang", "printing_thread", "closed_stdio",
     "closed_harness_fds", "patched_wire_and_json"], argvalues=[
     # rlimits cannot be raised again
-    "import resource\n    for which in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_CPU):\n        try: resource.setrlimit(which, (-1, -1))\n        except (ValueError, OSError): pass\n    b'1' * (6 * 2**30)",
+    "import resource\n    for which in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_CPU):\n        try: resource.setrlimit(which, (-1, -1))\n        except (ValueError, OSError): pass\n    b'1' * (6 * 2**30)",  # noqa: E501 -- the attack's code
     # memory in many processes (each under its own RLIMIT_AS)
-    "import os, time\n    for i in range(12):\n        if os.fork() == 0:\n            b = b'1' * (1500 << 20)\n            time.sleep(30)\n            os._exit(0)\n    time.sleep(30)",
+    "import os, time\n    for i in range(12):\n        if os.fork() == 0:\n            b = b'1' * (1500 << 20)\n            time.sleep(30)\n            os._exit(0)\n    time.sleep(30)",  # noqa: E501 -- the attack's code
     # SIGALRM, atexit, threads and closed or replaced standard streams
-    "import signal\n    signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(SystemExit(0)))\n    signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)\n    return None",
+    "import signal\n    signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(SystemExit(0)))\n    signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)\n    return None",  # noqa: E501 -- the attack's code
     "import atexit, time\n    atexit.register(lambda: time.sleep(3600))\n    raise SystemExit(0)",
-    "import threading, time, sys\n    threading.Thread(target=lambda: [print('x' * 1000) or time.sleep(0.001) for _ in range(10**6)], daemon=True).start()\n    return None",
+    "import threading, time, sys\n    threading.Thread(target=lambda: [print('x' * 1000) or time.sleep(0.001) for _ in range(10**6)], daemon=True).start()\n    return None",  # noqa: E501 -- the attack's code
     "import os, sys\n    sys.stdout.close()\n    sys.stderr = None\n    os.close(1)\n    os.close(2)\n    return None",
     "import os\n    for fd in range(3, 64):\n        try: os.close(fd)\n        except OSError: pass\n    return None",
     # sys.modules tampering: the harness's own wire helper and json
-    "import sys\n    sys.modules['_grader_wire'].pack = lambda m: b'\\0\\0\\0\\2{}'\n    sys.modules['json'].dumps = lambda *a, **k: '[]'\n    return None",
+    "import sys\n    sys.modules['_grader_wire'].pack = lambda m: b'\\0\\0\\0\\2{}'\n    sys.modules['json'].dumps = lambda *a, **k: '[]'\n    return None",  # noqa: E501 -- the attack's code
 ])
-def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body):
+def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
     code = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    " + body + "\n"
     start = time.monotonic()
     result = run_attack(fast_grader, tmp_path, code)
@@ -637,7 +637,7 @@ def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body
     assert time.monotonic() - start < 40
 
 
-def test_no_unix_sockets_to_the_outside(fast_grader, tmp_path):
+def test_no_unix_sockets_to_the_outside(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Abstract unix sockets are per network namespace; UDP to loopback goes nowhere."""
     name = f"redteam-{uuid.uuid4().hex}"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -668,7 +668,7 @@ def test_no_unix_sockets_to_the_outside(fast_grader, tmp_path):
             except OSError:
                 pass
         return None
-    """
+    """  # noqa: E501 -- the attack's code
     try:
         result = run_attack(fast_grader, tmp_path, code, only=["step"])
     finally:
@@ -716,7 +716,7 @@ def test_cli_leaves_no_process_exchange_folder_or_cgroup(tmp_path):
         assert not list(Path("/sys/fs/cgroup").glob(pattern))
 
 
-def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_path):
+def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     code = """
     import numpy as np
     _N = [0]
@@ -767,7 +767,7 @@ def test_notebook_with_many_late_future_imports_converts_quickly(tmp_path):
         pytest.fail("converting the notebook took more than 10 s")
 
 
-def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):
+def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     """Magics, shell escapes, cell magics writing files, odd zip entries: nothing runs or escapes."""
     marker = tmp_path / "ran"
     path = notebook(tmp_path / "hw.ipynb",
@@ -795,7 +795,7 @@ def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):
     reports_encode(result)
 
 
-def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):
+def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     path = tmp_path / "deep.zip"
     with zipfile.ZipFile(path, "w") as zf:
         for name in ("rnn_step.py", "param_count.py", "answers.yaml"):
@@ -820,7 +820,7 @@ def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):
     "- just\n- a list\n",
     "\ufeff\x00\x01",
 ])
-def test_answers_yaml_tricks(fast_grader, tmp_path, content):
+def test_answers_yaml_tricks(fast_grader, tmp_path, content):  # noqa: F811 -- pytest fixture, imported above
     folder = copy_reference(tmp_path / "yaml")
     (folder / "answers.yaml").write_text(content, encoding="utf-8")
     result = grade_folder(fast_grader, folder, tmp_path, ["quiz"])
@@ -829,7 +829,7 @@ def test_answers_yaml_tricks(fast_grader, tmp_path, content):
     reports_encode(result)
 
 
-def test_answers_yaml_with_a_huge_integer(fast_grader, tmp_path):
+def test_answers_yaml_with_a_huge_integer(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
     folder = copy_reference(tmp_path / "yaml")
     with open(folder / "answers.yaml", "a", encoding="utf-8") as fh:
         fh.write("\nparams_rnn: " + "9" * 5000 + "\n")

@@ -37,7 +37,8 @@ def edit(path, old, new):
 @pytest.fixture
 def no_bias(tmp_path):
     folder = copy_reference(tmp_path / "no_bias")
-    edit(folder / "rnn_step.py", "return np.tanh(x_t @ W_x + h_prev @ W_h + b)", "return np.tanh(x_t @ W_x + h_prev @ W_h)")
+    edit(folder / "rnn_step.py", "return np.tanh(x_t @ W_x + h_prev @ W_h + b)",
+         "return np.tanh(x_t @ W_x + h_prev @ W_h)")
     return folder
 
 
@@ -91,17 +92,20 @@ def test_a_helper_call_the_reference_cannot_take_runs_the_students_own(grade, tm
     """Their rnn_step takes an extra argument their rnn_forward passes: the stand-in hands that
     call back to their own function rather than failing forward for it."""
     folder = copy_reference(tmp_path / "extra")
-    edit(folder / "rnn_step.py", "def rnn_step(x_t, h_prev, W_x, W_h, b):", "def rnn_step(x_t, h_prev, W_x, W_h, b, scale=1.0):")
+    edit(folder / "rnn_step.py", "def rnn_step(x_t, h_prev, W_x, W_h, b):",
+         "def rnn_step(x_t, h_prev, W_x, W_h, b, scale=1.0):")
     edit(folder / "rnn_step.py", "return np.tanh(x_t @ W_x + h_prev @ W_h + b)",
          "return np.tanh(scale * (x_t @ W_x + h_prev @ W_h + b)) + 0.0 * (scale == 2.0)")
     with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:   # wrong at T == 1 only: step loses
         fh.write("\n_rnn_step = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b, scale=1.0):\n"
                  "    return _rnn_step(x_t, h_prev, W_x, W_h, b, scale) * (1.0 if x_t.shape[0] != 1 else 0.5)\n")
-    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)", "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)")
+    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)",
+         "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)")
     result = grade(folder)
     assert "step" in lost(result)
     assert "forward" in lost(result)   # their own rnn_step, with its bug, answered that call
-    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)", "h = rnn_step(X[:, t], h, W_x, W_h, b)")
+    edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b, scale=1.0)",
+         "h = rnn_step(X[:, t], h, W_x, W_h, b)")
     assert "forward" not in lost(grade(folder))
 
 
@@ -125,7 +129,8 @@ def test_only_functions_of_other_lost_exercises_are_stood_in(course):
     assert stand_ins_for(course, forward, {"step"}, module_name) == (("rnn_step", "rnn_step", "patch"),)
     assert stand_ins_for(course, forward, {"step"}, module_name, {"rnn_step"}) == (("rnn_step", "rnn_step", "empty"),)
     assert stand_ins_for(course, step, {"step"}, module_name) == ()          # never an exercise's own function
-    assert stand_ins_for(course, scalar, {"step"}, module_name) == (("rnn_step", "rnn_step", "patch"),)   # same file, other exercise
+    # same file, other exercise
+    assert stand_ins_for(course, scalar, {"step"}, module_name) == (("rnn_step", "rnn_step", "patch"),)
     assert stand_ins_for(course, forward, {"quiz"}, module_name) == ()
 
 
@@ -148,7 +153,8 @@ def answers(course):
 
 def test_the_reference_answers_an_allowed_call(answers):
     rng = np.random.default_rng(0)
-    x, h, wx, wh, b = rng.normal(size=(2, 3)), rng.normal(size=(2, 4)), rng.normal(size=(3, 4)), rng.normal(size=(4, 4)), rng.normal(size=4)
+    x, h, wx, wh, b = (rng.normal(size=(2, 3)), rng.normal(size=(2, 4)), rng.normal(size=(3, 4)),
+                       rng.normal(size=(4, 4)), rng.normal(size=4))
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [x, h, wx, wh, b], "kwargs": {}},
                  (("rnn_step", "rnn_step", "patch"),))
     assert got["stand_in"] is True
@@ -174,7 +180,8 @@ def test_a_call_the_reference_cannot_bind_falls_back_to_the_students_function(an
 
 def test_huge_arguments_fall_back_and_calls_are_capped(answers):
     big = np.zeros(1 << 19)   # 4 MiB
-    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [big, big, big, big, big], "kwargs": {}},
+    got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"], "args": [big, big, big, big, big],
+                           "kwargs": {}},
                  (("rnn_step", "rnn_step", "patch"),))
     assert got.get("fallback") is True
     answers.calls = MAX_CALLS
@@ -185,7 +192,8 @@ def test_huge_arguments_fall_back_and_calls_are_capped(answers):
 
 def test_a_reference_error_comes_back_as_that_exception(answers):
     got = answer(answers, {"ok": True, "stand_in": ["rnn_step", "rnn_step"],
-                           "args": [np.ones((2, 3)), np.ones((2, 4)), np.ones((5, 4)), np.ones((4, 4)), np.ones(4)], "kwargs": {}},
+                           "args": [np.ones((2, 3)), np.ones((2, 4)), np.ones((5, 4)), np.ones((4, 4)), np.ones(4)],
+                           "kwargs": {}},
                  (("rnn_step", "rnn_step", "patch"),))
     assert got["error"][0] == "ValueError"
 
@@ -251,9 +259,9 @@ def test_every_way_of_calling_the_dependency(grade, no_bias, spelling):
 
 def test_a_dependency_passed_as_a_default_argument_or_closed_over(grade, no_bias):
     edit(no_bias / "rnn_forward.py", "def rnn_forward(X, W_x, W_h, b, h0=None):",
-         "def _unroll(step):\n    def run(X, W_x, W_h, b, h0=None, cell=step):\n        return _forward(X, W_x, W_h, b, h0, cell, step)\n"
+         "def _unroll(step):\n    def run(X, W_x, W_h, b, h0=None, cell=step):\n        return _forward(X, W_x, W_h, b, h0, cell, step)\n"  # noqa: E501 -- the student's code
          "    return run\n\n\ndef _forward(X, W_x, W_h, b, h0, cell, step):\n    assert cell is step\n"
-         "    B, T, _ = X.shape\n    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0\n    Hs = np.zeros((B, T, W_h.shape[0]))\n"
+         "    B, T, _ = X.shape\n    h = np.zeros((B, W_h.shape[0])) if h0 is None else h0\n    Hs = np.zeros((B, T, W_h.shape[0]))\n"  # noqa: E501 -- the student's code
          "    for t in range(T):\n        h = cell(X[:, t], h, W_x, W_h, b)\n        Hs[:, t] = h\n    return Hs\n\n\n"
          "rnn_forward = _unroll(rnn_step)\n\n\ndef _unused(X, W_x, W_h, b, h0=None):")
     assert lost(grade(no_bias, ["step", "forward"])) == {"step"}
@@ -262,7 +270,8 @@ def test_a_dependency_passed_as_a_default_argument_or_closed_over(grade, no_bias
 def test_a_single_file_submission(grade, tmp_path, no_bias):
     """One module holds every function: the stand-in replaces rnn_step in that module's globals."""
     parts = []
-    for name in ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn", "tiny_rnn"):
+    for name in ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn",
+                 "tiny_rnn"):
         text = (no_bias / f"{name}.py").read_text(encoding="utf-8")
         parts.append("\n".join(line for line in text.splitlines() if not line.startswith("from ")))
     single = tmp_path / "all.py"
@@ -280,7 +289,7 @@ def test_what_a_later_exercise_learns_from_the_reference_never_reaches_the_earli
     with open(no_bias / "rnn_step.py", "a", encoding="utf-8") as fh:
         fh.write("\n_wrong = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b):\n"
                  "    import os, pickle\n"
-                 "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"
+                 "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"  # noqa: E501 -- the student's code
                  "    except Exception:\n        pass\n"
                  "    if os.environ.get('STOLEN'):\n        return _wrong(x_t, h_prev, W_x, W_h, b) * 0 + 1\n"
                  "    return _wrong(x_t, h_prev, W_x, W_h, b)\n")
@@ -352,7 +361,7 @@ def test_what_a_later_hidden_check_learns_never_reaches_the_exercise_with_the_hi
     thief_step = OVERFLOWING_STEP + (
         "\n_overflowing = rnn_step\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b):\n"
         "    import os, pickle\n"
-        "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"
+        "    try:\n        with open('/tmp/answers.pkl', 'rb') as f:\n            return pickle.load(f)[x_t.tobytes()]\n"  # noqa: E501 -- the student's code
         "    except Exception:\n        pass\n"
         "    if os.environ.get('STOLEN'):\n        return np.tanh(x_t @ W_x + h_prev @ W_h + b)\n"
         "    return _overflowing(x_t, h_prev, W_x, W_h, b)\n")

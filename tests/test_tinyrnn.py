@@ -200,7 +200,8 @@ def test_the_sampling_inputs_keep_u_away_from_every_partial_sum():
     implementations differing in the last bits of p pick the same ids. The checks keep 1e-6."""
     import sys
     load_course(ROOT)   # imports the course's check modules, as a package of their own
-    checks = next(m for name, m in sys.modules.items() if name.startswith("grader_course_") and name.endswith(".tinyrnn"))
+    checks = next(m for name, m in sys.modules.items()
+                  if name.startswith("grader_course_") and name.endswith(".tinyrnn"))
     rng = np.random.default_rng(5)
     for temperature in (0.5, 1.0, 2.0):
         case = checks.sample_case(rng, 5, 3, 4, 10, temperature)

@@ -2186,7 +2186,7 @@ def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
         return D * (n_in * hidden_size + hidden_size ** 2 + (1 + bool(double_bias)) * hidden_size) + layers(n - 1, D * hidden_size)
     head = (D * hidden_size + 1) * output_size if output_size > 0 else 0
     return layers(num_layers, input_size) + head
-""")
+""")  # noqa: E501 -- a student's code, as written
 
 # right: closed form in floats, round() gives a Python int
 right("params", "float_arithmetic_rounded", """
@@ -2212,11 +2212,12 @@ def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
     per_layer = lambda n_in: D * (n_in * hidden_size + hidden_size * hidden_size + hidden_size * (2 if double_bias else 1))
     total = functools.reduce(lambda acc, n_in: acc + per_layer(n_in), ins, 0)
     return total + (output_size > 0) * (D * hidden_size * output_size + output_size)
-""")
+""")  # noqa: E501 -- a student's code, as written
 
 # ---------------------------------------------------------------- masking (second pass)
 
-# wrong: pack_padded_sequence style: rows sorted by length, then 'unsorted' with the order itself instead of its inverse; right whenever the sort permutation is its own inverse
+# wrong: pack_padded_sequence style: rows sorted by length, then 'unsorted' with the order itself instead of
+# its inverse; right whenever the sort permutation is its own inverse
 wrong("masking", "packed_sort_unsorted_with_order", """
 def rnn_forward_masked(X, lengths, W_x, W_h, b, h0=None):
     # like pack_padded_sequence: sort rows by length (longest first), run only the active prefix of
@@ -2472,7 +2473,8 @@ def softmax(z, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 """)
 
-# wrong: np.moveaxis(axis -> -1) applied twice instead of undone: right for 2-D and the middle axis of 3-D, wrong for axis 0 of 3-D
+# wrong: np.moveaxis(axis -> -1) applied twice instead of undone: right for 2-D and the middle axis of 3-D,
+# wrong for axis 0 of 3-D
 wrong("readout", "softmax_moveaxis_twice", """
 def softmax(z, axis=-1):
     w = np.moveaxis(z, axis, -1)

@@ -37,7 +37,8 @@ def test_a_harmless_mistake_and_an_uncovered_check_are_reported(tmp_path):
     text = catalogue.read_text()
     keep = text.split("\nparams.", 1)[0]   # only the first entry stays
     catalogue.write_text(keep if keep.startswith("params.ignores_double_bias") else
-                         "params.ignores_double_bias:\n" + text.split("params.ignores_double_bias:\n", 1)[1].split("\nparams.", 1)[0])
+                         "params.ignores_double_bias:\n"
+                         + text.split("params.ignores_double_bias:\n", 1)[1].split("\nparams.", 1)[0])
     report = validate_course(load_course(root), only=["params"], echo=lambda *_: None)
     assert not report.ok
     joined = "\n".join(report.problems)

@@ -50,7 +50,8 @@ def values_only(got, expected):
     for key, want in expected.items():
         have = got.get(key)
         if (isinstance(have, np.ndarray) and isinstance(want, np.ndarray) and have.shape != want.shape
-                and have.size == want.size and tuple(n for n in have.shape if n != 1) == tuple(n for n in want.shape if n != 1)):
+                and have.size == want.size
+                and tuple(n for n in have.shape if n != 1) == tuple(n for n in want.shape if n != 1)):
             out[key] = have.reshape(want.shape)
     return out
 
@@ -91,8 +92,10 @@ def relative_error(got, expected) -> float:
 @check("bptt", "keys_and_shapes")
 def keys_and_shapes(ctx):
     # sizes of 1 too: the value checks forgive an axis of size 1 added or squeezed away, this one does not
-    cases = ctx.cached("shapes", lambda rng: [backward_case(rng, 2, 4, 3, 5, with_h0=True), backward_case(rng, 1, 3, 2, 4),
-                                              backward_case(rng, 2, 3, 2, 1, with_h0=True), backward_case(rng, 1, 1, 1, 1)])
+    cases = ctx.cached("shapes", lambda rng: [backward_case(rng, 2, 4, 3, 5, with_h0=True),
+                                              backward_case(rng, 1, 3, 2, 4),
+                                              backward_case(rng, 2, 3, 2, 1, with_h0=True),
+                                              backward_case(rng, 1, 1, 1, 1)])
     for case in cases:
         expect_grads(ctx.call(F, case), case)
 

@@ -29,7 +29,8 @@ def shape_dtype(ctx):
 def matches_reference(ctx):
     # d == 1 with B > 1 (a squeezed time slice loses its batch axis) and T == 1, visible
     ctx.check_reference("reference", F, lambda rng: [forward_case(rng, 2, 5, 3, 4), forward_case(rng, 3, 4, 4, 4),
-                                                     forward_case(rng, 3, 4, 1, 2), forward_case(rng, 2, 1, 3, 4)], "Hs")
+                                                     forward_case(rng, 3, 4, 1, 2), forward_case(rng, 2, 1, 3, 4)],
+                        "Hs")
 
 
 @check("forward", "initial_state")

@@ -64,7 +64,8 @@ def grad_norms_reference(ctx):
     # Then a given h0 (an ordinary argument, as in rnn_forward), and the second input's shapes
     # again: an h0 ignored or written into, a result kept from an earlier call, shows.
     ctx.check_reference("norms", GN, lambda rng: [norms_case(rng, 2, 6, 3, 4), norms_case(rng, 3, 4, 2, 2, scale=2.5),
-                                                  norms_case(rng, 2, 6, 3, 4, with_h0=True), norms_case(rng, 3, 4, 2, 2)],
+                                                  norms_case(rng, 2, 6, 3, 4, with_h0=True),
+                                                  norms_case(rng, 3, 4, 2, 2)],
                         "norms")
 
 

@@ -14,7 +14,8 @@ def forward_case(rng, B, T, d, H, fill=np.nan, with_h0=False, include_zero=False
     lens = D.lengths(rng, B, T, include_zero=include_zero) if lens is None else np.array(lens, dtype=np.int64)
     X = D.pad(D.sequences(rng, B, T, d), lens, fill)
     kwargs = {"h0": rng.uniform(-1, 1, size=(B, H))} if with_h0 else {}
-    label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding=_fill_name(fill), **({"h0": "given"} if with_h0 else {}))
+    label = D.rnn_label(B, T, d, H, lengths=lens.tolist(), padding=_fill_name(fill),
+                        **({"h0": "given"} if with_h0 else {}))
     return Case((X, lens, *D.weights_for_padding(rng, d, H, fill)), kwargs, label=label)
 
 
@@ -93,7 +94,8 @@ def forward_masked_extreme(ctx):
         case = forward_case(rng, 3, 4, 3, 4, fill=0.0, lens=[4, 3, 2])
         X, lens, W_x = case.args[0], case.args[1], case.args[2]
         D.saturate(X, W_x, rng)
-        return [Case((D.pad(X, lens, 0.0), *case.args[1:]), case.kwargs, label=case.label + ", pre-activations beyond ±1000")]
+        return [Case((D.pad(X, lens, 0.0), *case.args[1:]), case.kwargs,
+                     label=case.label + ", pre-activations beyond ±1000")]
     ctx.check_reference("extreme", FM, build, "(Hs, h_last)")
 
 
@@ -139,7 +141,8 @@ def equals_unpadded(ctx):
     got = ctx.call(FM, base)
     ctx.assert_close(got, ctx.expected(FM, base), base, "(Hs, h_last)")
     alone_cases = ctx.cached("unpadded_alone", lambda rng: [
-        Case((X[i:i + 1, :n], np.array([n]), W_x, W_h, b), {"h0": h0[i:i + 1]}, label=f"row {i} alone, T={n}, no padding")
+        Case((X[i:i + 1, :n], np.array([n]), W_x, W_h, b), {"h0": h0[i:i + 1]},
+             label=f"row {i} alone, T={n}, no padding")
         for i, n in enumerate(lens)])
     for i, (n, alone) in enumerate(zip(lens, alone_cases)):
         Hs_i, h_last_i = D.expect_pair(ctx.call(FM, alone), alone, "(Hs, h_last)")
@@ -192,8 +195,9 @@ def cross_entropy_reference(ctx):
 
 @check("masking", "cross_entropy_padding_targets")
 def cross_entropy_padding_targets(ctx):
-    ctx.check_reference("ce_pad", CE, lambda rng: [loss_case(rng, 3, 5, 4, lens=[5, 1, 3], pad_target=-1, pad_logit=np.nan),
-                                                   loss_case(rng, 2, 4, 3, lens=[2, 4], pad_target=99, pad_logit=GARBAGE)],
+    ctx.check_reference("ce_pad", CE,
+                        lambda rng: [loss_case(rng, 3, 5, 4, lens=[5, 1, 3], pad_target=-1, pad_logit=np.nan),
+                                     loss_case(rng, 2, 4, 3, lens=[2, 4], pad_target=99, pad_logit=GARBAGE)],
                         "loss")
 
 

@@ -56,8 +56,10 @@ def all_options(ctx):
         return [cases[i] for i in rng.permutation(len(cases))]
     def build_with_large(rng):
         # large layers: a count past 2**31 (hidden_size**2 alone is) must not overflow a fixed-width integer
-        return build(rng) + [kw_case(input_size=int(rng.integers(50, 200)), hidden_size=int(rng.integers(47000, 60000))),
-                             kw_case(input_size=int(rng.integers(2048, 8192)), hidden_size=int(rng.integers(6144, 10240)),
+        return build(rng) + [kw_case(input_size=int(rng.integers(50, 200)),
+                                     hidden_size=int(rng.integers(47000, 60000))),
+                             kw_case(input_size=int(rng.integers(2048, 8192)),
+                                     hidden_size=int(rng.integers(6144, 10240)),
                                      num_layers=4, bidirectional=True)]
     ctx.check_reference("random", F, build_with_large, "count")
 

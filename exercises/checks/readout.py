@@ -33,7 +33,8 @@ def softmax_reference(ctx):
 @check("readout", "softmax_axis")
 def softmax_axis(ctx):
     ctx.check_reference("sm_axis", SM, lambda rng: [logits_case(rng, (4, 3), axis=0), logits_case(rng, (3, 5), axis=1),
-                                                    logits_case(rng, (2, 4, 3), axis=1), logits_case(rng, (3, 2, 4), axis=0),
+                                                    logits_case(rng, (2, 4, 3), axis=1),
+                                                    logits_case(rng, (3, 2, 4), axis=0),
                                                     logits_case(rng, (2, 3, 4), axis=-2)], "probabilities")
 
 

@@ -75,7 +75,8 @@ def values_only(got, expected):
         return float(got)
     if isinstance(expected, list) and isinstance(got, (list, tuple, np.ndarray)):
         try:
-            return [int(x) if isinstance(x, (int, np.integer)) else x for x in list(np.ravel(got) if isinstance(got, np.ndarray) else got)]
+            return [int(x) if isinstance(x, (int, np.integer)) else x
+                    for x in list(np.ravel(got) if isinstance(got, np.ndarray) else got)]
         except TypeError:
             return got
     if isinstance(expected, tuple) and isinstance(got, (tuple, list)) and len(got) == len(expected):
@@ -279,7 +280,8 @@ def LOSS_CASES(rng):
     # T == 1, d == 1 with B > 1, a length-0 row, h0 given, and all lengths full
     return [loss_case(rng, 3, 5, 4, 3, 4, include_zero=True), loss_case(rng, 2, 1, 3, 1, 2, lens=[1, 0]),
             loss_case(rng, 3, 4, 5, 1, 3, with_h0=True), loss_case(rng, 2, 3, 4, 2, 2, lens=[3, 3]),
-            loss_case(rng, 1, 6, 6, 3, 5)] + [loss_case(rng, *random_sizes(rng).values(), with_h0=bool(i), include_zero=True)
+            loss_case(rng, 1, 6, 6, 3, 5)] + [loss_case(rng, *random_sizes(rng).values(), with_h0=bool(i),
+                                                        include_zero=True)
                                               for i in range(2)]
 
 

@@ -47,7 +47,8 @@ def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
 
     # d loss / d logits: (softmax - one_hot) / count at valid positions, zero at padding
     dlogits = np.exp(log_p)
-    np.put_along_axis(dlogits, targets[..., None], np.take_along_axis(dlogits, targets[..., None], axis=-1) - 1.0, axis=-1)
+    np.put_along_axis(dlogits, targets[..., None],
+                      np.take_along_axis(dlogits, targets[..., None], axis=-1) - 1.0, axis=-1)
     dlogits = np.where(mask[..., None], dlogits, 0.0) / count
     grads["dW_o"] = np.einsum("bth,btv->hv", Hs, dlogits)
     grads["db_o"] = dlogits.sum(axis=(0, 1))
