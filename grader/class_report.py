@@ -33,7 +33,7 @@ TOP_MISTAKES = 20
 TOP_SLOWEST = 10
 MAX_RUNS = 50
 NAMES_SHOWN = 8          # students listed per mistake before "and N more"
-# The default page beside the gradebook, report.html (not spelled as one quoted string: tests/test_i18n.py
+# The default page beside the gradebook, report.html (not spelled as one quoted string: tests/engine/test_i18n.py
 # reads quoted "report.*" strings as message keys).
 DEFAULT_NAME = Path("report").with_suffix(".html").name
 

@@ -152,7 +152,7 @@ STAR_IMPORTABLE = frozenset({("math",), ("cmath",), ("itertools",)})
 
 _IMMUTABLE_TYPE = 1 << 8        # Py_TPFLAGS_IMMUTABLETYPE: no attribute of the type can be set
 
-# Builtins usable anywhere: immutable functions and types (tests/test_plain_code.py checks).
+# Builtins usable anywhere: immutable functions and types (tests/sandbox/test_plain_code.py checks).
 # type and super have their own rules; getattr, vars, open, exec, the site helpers... are risks.
 SAFE_BUILTINS = frozenset("""
     abs all any ascii bin bool bytearray bytes callable chr classmethod complex dict dir divmod

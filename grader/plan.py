@@ -11,7 +11,7 @@ the plan still goes to the worker on its own.
 
 So the calls a submission sees do not depend on which checks fail along the
 way; for code without state between calls, that changes no verdict
-(``tests/test_plan.py``).
+(``tests/engine/test_plan.py``).
 """
 
 from __future__ import annotations

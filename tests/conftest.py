@@ -17,7 +17,7 @@ import yaml
 
 os.environ.setdefault("GRADER_STRICT", "1")   # a broken check raises in tests instead of failing quietly
 # Hidden checks draw their inputs from the course secret (grader/secret.py): one fixed secret keeps the
-# tests deterministic and writes nothing into the config folder. tests/test_redteam_hidden.py varies it.
+# tests deterministic and writes nothing into the config folder. tests/sandbox/test_redteam_hidden.py varies it.
 os.environ.setdefault("GRADER_SECRET", "the-test-suite-course-secret-0123456789abcdef")
 
 from grader.course import bundled_course_root, load_course  # noqa: E402
@@ -39,7 +39,7 @@ def course():
 
 @pytest.fixture(scope="session")
 def grader(course):
-    # Counterexample searches cost up to 2 s per failing function; tests/test_counterexample.py
+    # Counterexample searches cost up to 2 s per failing function; tests/engine/test_counterexample.py
     # switches them on where they are the point.
     with Grader(course, counterexamples=False) as g:
         yield g

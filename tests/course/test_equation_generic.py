@@ -17,7 +17,7 @@ from grader.course import CourseError, load_course
 from grader.equation import check_equation, reference_problem
 from grader.equation_spec import SpecError, compile_spec
 
-STATS = Path(__file__).resolve().parent / "courses" / "stats"
+STATS = Path(__file__).resolve().parents[1] / "courses" / "stats"
 ZSCORE = next(q for q in yaml.safe_load((STATS / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
               if q["key"] == "zscore_equation")["equation"]
 ZREF = "z = (x - μ) / σ"

@@ -24,7 +24,7 @@ from grader.runner import CallResult, StudentError
 from grader.runtime import CourseRuntime
 from grader.submission import load_submission
 
-STATS = Path(__file__).resolve().parent / "courses" / "stats"
+STATS = Path(__file__).resolve().parents[1] / "courses" / "stats"
 REFERENCE = STATS / "solutions" / "reference"
 
 

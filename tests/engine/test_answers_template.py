@@ -18,7 +18,7 @@ from grader.cli import main
 from grader.answers import read_answers_yaml
 from grader.quiz import grade_answer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = {q["key"]: q for q in yaml.safe_load((ROOT / "exercises" / "quiz.yaml").read_text("utf-8"))["questions"]}
 EQUATION = QUESTIONS["step_equation"]
 MAPPING = QUESTIONS["match_outputs"]

@@ -7,7 +7,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "install-system-packages"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install-system-packages"
 
 
 def fake_bin(tmp_path, *, venv_works: bool, bwrap: bool) -> Path:

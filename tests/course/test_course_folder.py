@@ -20,7 +20,7 @@ from grader.checks import check
 from grader.course import CourseError, bundled_course_root, load_course
 from grader.i18n import render
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 EXERCISE = """\
 id: relu

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from grader.i18n import catalogue, render
 
-GRADER = Path(__file__).resolve().parents[1] / "grader"
+GRADER = Path(__file__).resolve().parents[2] / "grader"
 KEY = re.compile(r"""["']((?:err|cmp|prop|report|note|cx|quiz|equation|holds|list)\.[a-z_]+)["']""")
 
 

@@ -14,7 +14,7 @@ import yaml
 from grader import quiz
 from grader.quiz import Verdict, grade_answer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "grader" / "locales"
 
 
@@ -30,13 +30,13 @@ CHOICE = {"key": "long_range_cause", "format": "choice", "choices": ["A", "B", "
 # The list question as the course declares it: its options and the aliases students use.
 LIST = {"key": "shared_parameters", "format": "list",
         **{k: v for k, v in next(q for q in yaml.safe_load(
-            (Path(__file__).resolve().parents[1] / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
+            (Path(__file__).resolve().parents[2] / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
             if q["key"] == "shared_parameters").items() if k in ("options", "aliases")}}
 INT = {"key": "params_rnn", "format": "int"}
 NUMBER = {"key": "scalar_last_state", "format": "number"}
 MAPPING = {"key": "match_outputs", "format": "mapping", "choices": ["A", "B", "C", "D"]}
 EQUATION = {k: v for k, v in next(q for q in yaml.safe_load(
-    (Path(__file__).resolve().parents[1] / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
+    (Path(__file__).resolve().parents[2] / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
     if q["key"] == "step_equation").items() if k in ("key", "format", "equation")}
 
 SHARED = ["W_x", "W_h", "b"]

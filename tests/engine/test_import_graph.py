@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "grader"
+PACKAGE = Path(__file__).resolve().parents[2] / "grader"
 # Folders whose modules are started by path with the folder itself on sys.path, so they
 # import their siblings by plain names.
 SCRIPT_FOLDERS = ("worker",)

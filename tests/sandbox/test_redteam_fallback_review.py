@@ -1,6 +1,6 @@
 """Red team review of the fallback without bubblewrap (commit 493aced), as root.
 
-Like tests/test_redteam_without_bubblewrap.py, bubblewrap is made unavailable and the
+Like tests/sandbox/test_redteam_without_bubblewrap.py, bubblewrap is made unavailable and the
 reference's rnn_step.py first runs an attack at import; what it prints is read back from the
 report. Every test asserts the safe outcome. The review found that in the "landlock" mode
 (root in a Landlock domain, no uid: a Python under /root) the child kept root's powers that

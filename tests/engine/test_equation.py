@@ -1,7 +1,7 @@
 """Tests for grader/equation.py on the bundled course's step equation: checked for meaning.
 
 The question's ``equation:`` mapping comes from exercises/quiz.yaml and the reference from
-the answer key, as in grading; tests/test_equation_generic.py covers other questions."""
+the answer key, as in grading; tests/course/test_equation_generic.py covers other questions."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import yaml
 from grader import equation
 from grader.equation import EquationVerdict
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "grader" / "locales"
 QUESTION = next(q for q in yaml.safe_load((ROOT / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
                 if q["key"] == "step_equation")["equation"]
@@ -113,7 +113,7 @@ def test_convention_is_reported(text, convention):
 
 
 def test_reference_answer_key_passes():
-    path = Path(__file__).resolve().parents[1] / "solutions" / "reference" / "answers.yaml"
+    path = Path(__file__).resolve().parents[2] / "solutions" / "reference" / "answers.yaml"
     if not path.exists():
         pytest.skip("no answer key in this checkout")
     key = yaml.safe_load(path.read_text(encoding="utf-8"))

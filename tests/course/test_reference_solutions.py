@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import yaml
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 REF_DIR = ROOT / "solutions" / "reference"
 STUB_DIR = ROOT / "exercises" / "stubs"
 MODULES = ["rnn_step", "rnn_forward", "param_count", "masking", "readout",

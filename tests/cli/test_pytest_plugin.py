@@ -21,7 +21,7 @@ from grader.release import write_kit
 
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "solutions" / "reference"
 STUBS = ROOT / "exercises" / "stubs"
 FINISHED = ("rnn_step.py", "param_count.py")   # the half-finished submission: these two, the rest stubs
