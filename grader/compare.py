@@ -170,11 +170,8 @@ def _all_close_finite(g: np.ndarray, e: np.ndarray, rtol: float, atol: float) ->
     values, in a third of its time (this runs for every value a student returns). NaN and
     infinities fall through to the full comparison, which knows what they mean."""
     with np.errstate(all="ignore"):
-        tol = np.abs(e)
-        tol *= rtol
-        tol += atol
-        diff = np.subtract(g, e)
-        np.abs(diff, out=diff)
+        tol = np.abs(e) * rtol + atol     # (0-d arrays give numpy scalars: no in-place operations)
+        diff = np.abs(np.subtract(g, e))
         # A NaN in diff fails <=; an infinite e makes tol infinite (rtol > 0) or diff
         # infinite or NaN (rtol == 0): either way, not "all close" here.
         return bool(np.less_equal(diff, tol).all()) and bool(np.isfinite(tol).all())

@@ -39,3 +39,12 @@ def test_equal_infinities_are_equal_and_opposite_ones_are_not():
     inf = float("inf")
     assert compare(inf, inf, 0.0, 0.0) is None and compare(np.float64(-inf), -inf, 1e-6, 0.0) is None
     assert compare(-inf, inf, 0.5, 0.5) is not None and compare(1e308, inf, 1e-6, 0.0) is not None
+
+
+def test_zero_dimensional_arrays_take_the_fast_path_and_the_full_one():
+    """0-d arrays (a loss kept as np.array(x)) give numpy scalars, not arrays, along the way."""
+    assert compare(np.array(1.0), np.array(1.0 + 1e-12), 1e-7, 1e-9) is None
+    assert compare(np.array(2.0), np.array(1.0), 1e-7, 1e-9).key == "cmp.values"
+    assert compare(np.array(np.inf), np.array(1.0), 1e-7, 1e-9).key == "cmp.array_not_finite"
+    assert compare(np.array(1.0), np.array(np.inf), 1e-7, 1e-9) is not None      # an infinity is matched exactly
+    assert compare(np.array(np.nan), np.array(np.nan), 1e-7, 1e-9) is None

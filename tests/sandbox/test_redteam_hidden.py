@@ -168,7 +168,7 @@ def test_a_student_install_without_the_secret_draws_other_hidden_inputs(course, 
 def test_the_same_secret_gives_the_same_inputs_on_another_machine(course, monkeypatch, tmp_path):
     here = inputs_by_check(runtime_with(course, monkeypatch, SECRET_A))
     script = ("import json, sys\n"
-              "sys.path.insert(0, 'tests')\n"
+              "sys.path[:0] = ['tests/sandbox', 'tests']\n"
               "from test_redteam_hidden import inputs_by_check\n"
               "from grader.course import bundled_course_root, load_course\n"
               "from grader.runtime import CourseRuntime\n"
