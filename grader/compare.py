@@ -147,7 +147,7 @@ def _compare_array(got, expected: np.ndarray, rtol, atol, where, brief=False) ->
         return Mismatch("cmp.array_not_finite", {"where": where, "count": int(bad_nan.sum()),
                                                  "size": e.size, "index": index, "got": fmt(g[index])})
     with np.errstate(all="ignore"):
-        err = np.abs(g - e)
+        err = np.asarray(np.abs(g - e))   # 0-d inputs give a scalar: make it an array to mask
         err[both_nan] = 0.0
         bad = ~(err <= atol + rtol * np.abs(e))
     bad |= np.isinf(e) & (g != e)        # an infinity must be matched exactly
