@@ -25,8 +25,10 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.escaping import visible
 from grader.i18n import render as msg
 from grader.i18n import text
+from grader.view import points
 
 BINS = 10                # histogram bins of 10 % each
 TOP_MISTAKES = 20
@@ -308,12 +310,13 @@ class _Texts:
 
 
 def esc(value) -> str:
-    return html.escape(str(value), quote=True)
+    """Any text on the page: control characters visible (grader/escaping.py), then HTML entities."""
+    return html.escape(visible(value), quote=True)
 
 
 def num(x) -> str:
-    x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else f"{x:g}"
+    """Points (scores, means) as every report prints them (grader/view.py)."""
+    return points(x)
 
 
 def pct(x: float) -> str:

@@ -221,6 +221,7 @@ def find_gradebook() -> Path:
 def list_exercises(lang, course_dir):
     """List the exercises and their points."""
     from grader.i18n import display_width, pad, text
+    from grader.view import points
     from grader.i18n import render as msg
 
     lang = lang or default_language()
@@ -232,8 +233,8 @@ def list_exercises(lang, course_dir):
 
     # every word in the language chosen; columns measured in terminal cells (a Chinese character is two)
     header = tuple(msg(f"list.{column}", lang) for column in ("exercise", "file", "points", "checks", "title"))
-    rows = [(e.id, e.file, f"{e.max_score:g}", checks(e.checks), text(e.title, lang)) for e in exercises]
-    rows.append((msg("list.total", lang), "", f"{course.max_score:g}",
+    rows = [(e.id, e.file, points(e.max_score), checks(e.checks), text(e.title, lang)) for e in exercises]
+    rows.append((msg("list.total", lang), "", points(course.max_score),
                  checks([c for e in exercises for c in e.checks]), ""))
     widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(4)]
     for row in (header, *rows):

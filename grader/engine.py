@@ -36,6 +36,7 @@ from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
 from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
+from grader.view import points
 from grader.worker_errors import submission_error_message, submission_import_message
 
 MISSING = object()   # no student with a function that behaved alike came before
@@ -83,14 +84,12 @@ def kit_notes(graded: list[Exercise], by_instructor: list[Exercise]) -> list[Mes
     hidden = [c for e in graded for c in e.checks if c.hidden]
     notes = []
     if hidden:
-        notes.append(Message("note.kit_hidden", count=len(hidden), points=_points(sum(c.points for c in hidden))))
+        notes.append(Message("note.kit_hidden", count=len(hidden), points=points(sum(c.points for c in hidden))))
     for exercise in by_instructor:
-        notes.append(Message("note.kit_quiz", id=exercise.id, points=_points(exercise.max_score)))
+        notes.append(Message("note.kit_quiz", id=exercise.id, points=points(exercise.max_score)))
     return notes
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
 
 
 class Grader:

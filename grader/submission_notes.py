@@ -8,6 +8,7 @@ import the loader that calls them.
 
 from __future__ import annotations
 
+from .escaping import plain
 from .i18n import Message
 
 
@@ -19,7 +20,7 @@ def note(key: str, /, **params) -> Message:
 
 
 def _shown(params: dict) -> dict:
-    return {k: _one_line(v) if isinstance(v, str) else Message(v.key, _shown(v.params)) if isinstance(v, Message)
+    return {k: plain(v) if isinstance(v, str) else Message(v.key, _shown(v.params)) if isinstance(v, Message)
             else v for k, v in params.items()}
 
 
@@ -29,6 +30,3 @@ def note_text(message: Message, lang: str = "en") -> str:
     return (inner if isinstance(inner, Message) else message).render(lang)
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 2])
-    return text if len(text) <= limit else text[:limit] + "..."
