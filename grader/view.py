@@ -182,20 +182,18 @@ def check_view(check, lang: str, reveal: bool | None = None) -> CheckView:
 
 
 def _check(check, lang: str, reveal: bool) -> CheckView:
-    shown = not check.hidden or reveal
-    if check.passed:
-        message = check.message.render(lang) if check.message is not None else ""
-    elif not shown:
-        message = Message("report.hidden_failed").render(lang)   # never the hidden check's own message
+    shown = not check.hidden or reveal     # a hidden check's own message is for course staff only
+    own = check.message.render(lang) if check.message is not None else ""
+    if check.passed or shown:
+        message = own
     else:
-        message = check.message.render(lang) if check.message is not None else ""
-    failing_visible = not check.passed and not check.hidden
+        message = Message("report.hidden_failed").render(lang)
+    failing = not check.passed
+    counterexample = check.counterexample.render(lang) if failing and shown and check.counterexample else ""
     return CheckView(
         name=check.name, passed=check.passed, hidden=check.hidden, internal=bool(check.internal),
         score=check.score, max_score=check.max_score, title=text(check.title, lang), message=message,
-        counterexample=check.counterexample.render(lang) if check.counterexample is not None and shown
-        and not check.passed else "",
-        hint=text(check.hint, lang) if failing_visible else "",
+        counterexample=counterexample, hint=text(check.hint, lang) if failing and not check.hidden else "",
         message_key=check.message.key if check.message is not None else "", revealed=check.hidden and reveal)
 
 
