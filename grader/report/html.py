@@ -84,4 +84,5 @@ def _check(check: CheckView, view: SubmissionView, show_message: bool) -> str:
 
 
 def _mark(passed: bool) -> str:
-    return "<span class='pass'>✅</span>" if passed else "<span class='fail'>❌</span>"
+    # ✓ and ✗ are in ordinary text fonts; emoji marks show as empty boxes where no emoji font is installed
+    return "<span class='pass'>✓</span>" if passed else "<span class='fail'>✗</span>"
