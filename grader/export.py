@@ -26,19 +26,22 @@ def write_csv(book, path) -> int:
     is listed with the reason in ``status`` (an LMS import must not lose a student silently).
     If a student's latest run could not grade them, their last grade stays, with that status."""
     latest = book.latest_all()
-    results = {attempt.student: attempt.result for attempt in latest}
     graded_in = book.latest_runs()
     not_graded = book.not_graded()
+    # Exercise scores from the check rows (no stored result is decoded): each attempt's exercises
+    # in the order they were graded, each the sum of its checks, as ExerciseResult.score is.
+    scores: dict[int, dict[str, float]] = {}
+    for attempt_id, exercise, _, _, score, _, _ in book.check_rows([a.id for a in latest]):
+        per = scores.setdefault(attempt_id, {})
+        per[exercise] = per.get(exercise, 0.0) + score
     exercises: list[str] = []
     for attempt in latest:
-        for exercise in results[attempt.student].exercises:
-            if exercise.id not in exercises:
-                exercises.append(exercise.id)
+        exercises += [e for e in scores.get(attempt.id, {}) if e not in exercises]
     rows = {}
     for attempt in latest:
-        scores = {e.id: e.score for e in results[attempt.student].exercises}
+        scores_of = scores.get(attempt.id, {})
         rows[attempt.student] = [points(attempt.score), points(attempt.max_score), GRADED,
-                                 *[points(scores[e]) if e in scores else "" for e in exercises]]
+                                 *[points(scores_of[e]) if e in scores_of else "" for e in exercises]]
     for name, (run_id, reason) in not_graded.items():
         if run_id < graded_in.get(name, -1) or reason == SYSTEM_ENTRY:
             continue       # graded again since, or no student's (.DS_Store)

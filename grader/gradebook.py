@@ -215,7 +215,7 @@ class Gradebook:
             return []
         marks = ",".join("?" * len(attempt_ids))
         return self.db.execute(f"SELECT attempt_id, exercise, name, passed, score, max_score, hidden FROM checks"
-                               f" WHERE attempt_id IN ({marks})", attempt_ids).fetchall()
+                               f" WHERE attempt_id IN ({marks}) ORDER BY rowid", attempt_ids).fetchall()
 
     def diagnosis_rows(self, attempt_ids: list[int]) -> list[tuple]:
         if not attempt_ids:
