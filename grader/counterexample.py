@@ -143,14 +143,38 @@ def _verdict(ctx, func, result, expected):
     return "mismatch", Message(mismatch.key, {**mismatch.params, "where": where, "case": Message("cx.above")})
 
 
-def _ladder(ctx, func: str) -> list[tuple[Rung, object]]:
-    """The function's ladder with the reference's results, once per run."""
+@dataclass
+class _Tier:
+    """Cases of one function, fixed for the run: each with the reference's result."""
+
+    rungs: list[tuple[Rung, object]]
+    digests: frozenset     # the rungs' content keys (shrinking never sends one of them again)
+
+
+def _tier(ctx, func: str, name: str, build) -> _Tier:
+    """``build(digest)``'s rungs with the reference's results and their digests, once per run;
+    a case the reference refuses is out of scope."""
     def make():
         reference = ctx.reference(func)
-        rungs = ladder(_inputs(ctx).builders[func], lambda case: call_digest(func, case.args, case.kwargs))
-        with_expected = [(rung, _expected(reference, rung.case)) for rung in rungs]
-        return [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
-    return ctx.runtime.memo(("counterexample ladder", ctx.exercise.id, func), make)
+        def digest(case):
+            return call_digest(func, case.args, case.kwargs)
+        with_expected = [(rung, _expected(reference, rung.case)) for rung in build(digest)]
+        rungs = [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
+        return _Tier(rungs, frozenset(digest(rung.case) for rung, _ in rungs))
+    return ctx.runtime.memo((f"counterexample {name}", ctx.exercise.id, func), make)
+
+
+def _ladder(ctx, func: str) -> _Tier:
+    """The function's ladder (grader/choices.py: ladder)."""
+    return _tier(ctx, func, "ladder", lambda digest: ladder(_inputs(ctx).builders[func], digest))
+
+
+def _drawn(ctx, func: str) -> _Tier:
+    """The cases hypothesis draws for the function (grader/choices.py: drawn), those not on its ladder."""
+    def build(digest):
+        on_ladder = _ladder(ctx, func).digests
+        return [rung for rung in drawn(_inputs(ctx).builders[func], digest) if digest(rung.case) not in on_ladder]
+    return _tier(ctx, func, "drawn", build)
 
 
 def warm_ladders(runtime, exercises) -> None:
@@ -179,10 +203,10 @@ def search(ctx, func: str, budget: Budget | None = None) -> Counterexample | Non
     for tier in (_ladder, _drawn):
         if tier is _drawn and budget.left() <= 0:
             break
-        rungs = tier(ctx, func)
-        verdicts = _verdicts(ctx, func, [(rung.case, expected) for rung, expected in rungs], shared=True)
-        seen |= {call_digest(func, rung.case.args, rung.case.kwargs) for rung, _ in rungs}
-        failing = [(rung, verdict) for (rung, _), verdict in zip(rungs, verdicts) if verdict is not None]
+        cases = tier(ctx, func)
+        verdicts = _verdicts(ctx, func, [(rung.case, expected) for rung, expected in cases.rungs], shared=True)
+        seen |= cases.digests
+        failing = [(rung, verdict) for (rung, _), verdict in zip(cases.rungs, verdicts) if verdict is not None]
         if failing:
             rung, verdict = _shrink(ctx, func, *failing[0], seen, budget)
             return _found(ctx, func, rung.case, verdict)
@@ -212,19 +236,6 @@ def _shrink(ctx, func, rung, verdict, seen, budget):
             break
         rung, verdict = smaller[0]   # candidates come smallest first
     return rung, verdict
-
-
-def _drawn(ctx, func: str) -> list[tuple[Rung, object]]:
-    """The cases hypothesis draws for the function (grader/choices.py: drawn), those not on
-    its ladder, with the reference's results: once per run, like the ladder."""
-    def make():
-        reference = ctx.reference(func)
-        digest = lambda case: call_digest(func, case.args, case.kwargs)   # noqa: E731
-        on_ladder = {digest(rung.case) for rung, _ in _ladder(ctx, func)}
-        rungs = [rung for rung in drawn(_inputs(ctx).builders[func], digest) if digest(rung.case) not in on_ladder]
-        with_expected = [(rung, _expected(reference, rung.case)) for rung in rungs]
-        return [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
-    return ctx.runtime.memo(("counterexample drawn", ctx.exercise.id, func), make)
 
 
 def _copy(value):
