@@ -133,13 +133,8 @@ def _init_job():
 def _grade_one(student: str, path: str, only: tuple):
     """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it."""
     start = time.perf_counter()
-    try:
-        result = grade_path(Path(path), _GRADER, only, prefix="grade-class-")
-    except SubmissionError as exc:
-        return student, None, str(exc), time.perf_counter() - start
-    except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
-        return student, None, not_graded(exc), time.perf_counter() - start
-    return kept(_PREPARED["feedback"], student, result, start)
+    return outcome(_PREPARED["feedback"], student, start, lambda: grade_path(Path(path), _GRADER, only,
+                                                                             prefix="grade-class-"))
 
 
 def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
@@ -147,17 +142,18 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
     (student, (PreparedAttempt, feedback text) or None, why not graded or None, seconds).
     Dask workers (grader/cluster_worker.py) end here; local grading processes load and
     grade in one step (:func:`_grade_one`) and keep the same."""
+    return outcome(feedback, student, start, lambda: grader_.grade(submission, only))
+
+
+def outcome(feedback, student: str, start: float, grade):
+    """``grade()``'s result as the gradebook and the feedback file keep it, or why it could not
+    be graded (see :func:`grade_loaded`): one submission never stops the class."""
     try:
-        result = grader_.grade(submission, only)
+        result = grade()
     except SubmissionError as exc:
         return student, None, str(exc), time.perf_counter() - start
     except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
         return student, None, not_graded(exc), time.perf_counter() - start
-    return kept(feedback, student, result, start)
-
-
-def kept(feedback, student: str, result, start: float):
-    """A graded submission as the gradebook and the feedback file keep it (see :func:`grade_loaded`)."""
     result.source = student
     text = feedback.render(result, student) if feedback else None
     return student, (prepare(result), text), None, time.perf_counter() - start
