@@ -262,7 +262,7 @@ class CheckItem(pytest.Item):
         if all(c.passed for c in checks):
             return
         if self.check is None:
-            raise CheckFailed(hidden_feedback(exercise, checks, state.lang))
+            raise CheckFailed(hidden_feedback(exercise, state.lang))
         raise CheckFailed(check_feedback(exercise, checks[0], state.lang))
 
     def repr_failure(self, excinfo, style=None):
@@ -300,7 +300,7 @@ def check_feedback(exercise, check, lang: str) -> str:
     return "\n".join(lines)
 
 
-def hidden_feedback(exercise, hidden, lang: str) -> str:
+def hidden_feedback(exercise, lang: str) -> str:
     """How many hidden checks failed and their points -- never their messages or inputs."""
     view = exercise_view(exercise, lang)
     hidden = [c for c in view.checks if c.hidden]

@@ -24,7 +24,7 @@ def test_the_mistake_is_shown_under_one_test_and_pointed_to_from_the_others():
     hidden = failing("extreme", hidden=True)
     exercise = result(stub, first, second, hidden)
     texts = {c.name: check_feedback(exercise, c, "en") for c in (stub, first, second)}
-    texts["hidden"] = hidden_feedback(exercise, [hidden], "en")
+    texts["hidden"] = hidden_feedback(exercise, "en")
     assert texts["values"].count("The bias is missing") == 1 and "debug print" in texts["values"]
     for name in ("helper", "square", "hidden"):
         assert "The bias is missing" not in texts[name] and "debug print" not in texts[name], name
@@ -33,4 +33,4 @@ def test_the_mistake_is_shown_under_one_test_and_pointed_to_from_the_others():
 
 def test_with_only_hidden_failures_the_hidden_test_shows_it():
     exercise = result(CheckResult(name="values", passed=True, score=1, max_score=1), failing("extreme", hidden=True))
-    assert "缺少偏置" in hidden_feedback(exercise, [exercise.checks[1]], "zh")
+    assert "缺少偏置" in hidden_feedback(exercise, "zh")
