@@ -15,7 +15,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from grader.report import render_view, write_atomically
+from grader.report import WRITERS, render_view, write_atomically
 from grader.view import build
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
@@ -70,8 +70,7 @@ class FeedbackWriter:
             taken = {_fold(other) for other in self._names.values()}
             keep = _keeps_plain_name(student, name) and _fold(name) not in taken
             self._names[student] = name if keep else hashed_name(student)
-        suffix = ".html" if self.kind == "html" else ".md"
-        return self.folder / f"{self._names[student]}{suffix}"
+        return self.folder / f"{self._names[student]}{WRITERS[self.kind].suffix}"
 
     def write(self, student: str, result) -> Path | None:
         return self.save(student, self.render(result, student))

@@ -69,7 +69,6 @@ class ExerciseResult:
         return sum(c.max_score for c in self.checks)
 
 
-
 @dataclass
 class SubmissionResult:
     source: str
@@ -162,8 +161,6 @@ def _value_data(value):
         return {"dict": {str(k): _value_data(v) for k, v in value.items()}}
     if value is None or type(value) in (str, bool, int, float):
         return value
-    if isinstance(value, bool):
-        return bool(value)
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float):

@@ -94,7 +94,8 @@ def _details(check: CheckView, message: str, view: SubmissionView) -> str:
     head = check.name + (f" ({view.label('report.hidden')})" if check.hidden else "")
     lines = [f"{head}: {check.title}" if check.title else head,
              f"{check.points} {view.label('report.points')}", message]
-    lines += [part for part in (check.counterexample,) if part]
+    if check.counterexample:
+        lines.append(check.counterexample)
     if check.hint:
         lines.append(f"{view.label('report.hint')}: {check.hint}")
     return "\n".join(lines)

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.escaping import visible
-from grader.view import CheckView, ExerciseView, SubmissionView
+from grader.view import OUTPUT_LINES, CheckView, ExerciseView, SubmissionView
 
 
 def render_text(view: SubmissionView, color: bool = False) -> str:
@@ -57,7 +57,7 @@ def write_exercise(console: Console, exercise: ExerciseView, view: SubmissionVie
     excerpt = exercise.output_excerpt(lines=None)
     if excerpt:
         console.print(Text(f"  {view.label('report.output')}:", style="dim"))
-        for row in visible(excerpt).splitlines()[:12]:
+        for row in visible(excerpt).splitlines()[:OUTPUT_LINES]:
             console.print(Text("      | " + row, style="dim"))
 
 
