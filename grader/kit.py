@@ -19,17 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.kit_records import (  # noqa: F401
-    FORMAT,
-    REFERENCE,
-    NotInKit,
-    RecordedFunction,
-    RecordedModules,
-    Recording,
-    RecordingModules,
-    call_digest,
-    read_frame,
-)
+from grader.kit_records import REFERENCE, Recording
 
 
 # ------------------------------------------------------------------ the release

@@ -22,7 +22,7 @@ import nbformat
 
 from grader.errors import BadInput, CourseError
 from grader.i18n import text
-from grader.kit_notebook import build_notebook, quiz_template, statement_markdown  # noqa: F401 -- quiz_template: importable here as before
+from grader.kit_notebook import build_notebook, statement_markdown
 from grader.student_wheel import build_student_wheel, pytest_requirement
 
 WORKFLOW_PATH = Path(".github") / "workflows" / "grade.yml"

@@ -18,7 +18,8 @@ import pytest
 from conftest import STUBS
 from grader.course import bundled_course_root, load_course
 from grader.engine import Grader
-from grader.kit import NotInKit, RecordedModules, write_kit_data
+from grader.kit import write_kit_data
+from grader.kit_records import NotInKit, RecordedModules
 from grader.submission import load_submission
 from grader.validate import mistake_folder, reference_folder
 

@@ -143,7 +143,8 @@ def test_english_feedback_translates_the_chapter_it_quotes(course):
 # ---------------------------------------------------------------- (c) the chapter, never "the seed"
 
 def student_visible_texts(course):
-    from grader.release import build_notebook, instructions, quiz_template
+    from grader.kit_notebook import build_notebook, quiz_template
+    from grader.release import instructions
 
     for where, value in course_texts(course):
         for lang in LANGUAGES:

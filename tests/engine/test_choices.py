@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.choices import build, builder, integers, ladder, lists, sampled_from, simpler, size
-from grader.kit import call_digest
+from grader.kit_records import call_digest
 from grader.course import bundled_course_root, load_course
 
 BUILDERS = load_course(bundled_course_root()).registry.builders

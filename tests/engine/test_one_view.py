@@ -125,10 +125,10 @@ def klass(tmp_path_factory):
     return folder, book
 
 
-def class_output(klass, fmt, *more):
+def class_output(klass, fmt):
     folder, book = klass
     code, out, err = run_grade("class", folder, "--jobs", "1", "--only", "step", "--gradebook", book,
-                               "--feedback", "none", "--format", fmt, *more)
+                               "--feedback", "none", "--format", fmt)
     assert code == 0, err
     return out
 
