@@ -154,6 +154,9 @@ class Grader:
         right_after = self.hidden_right_after(shared)
         self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
         self._lost_hidden: set[str] = set()   # ... on hidden checks only: later hidden checks get them
+        # Functions of exercises that kept their visible points only with stand-ins inside (a right
+        # rnn_forward over a wrong rnn_step): later exercises stand them in as well (stand_ins_for).
+        self._leaning: dict[str, set[str]] = {}
         self._submission = submission
         self._broken: set[str] = set()   # modules that do not import or are missing
         self._done: set[str] = set()     # exercises wholly graded
@@ -243,7 +246,8 @@ class Grader:
             # (plain code) nothing outlives an exercise's fresh modules, so its visible checks suffice.
             ready = self._lost if self._shared else self._lost & self._done
             answers.exercise = exercise.id
-            student.stand_ins = stand_ins_for(self.course, exercise, ready, submission.module_for, self._broken)
+            student.stand_ins = stand_ins_for(self.course, exercise, ready, submission.module_for, self._broken,
+                                              self._leaning_ready(not self._shared))
         plan = self.plan(exercise)
         error = student.open(plan=plan.visible)
         if error is not None:
@@ -261,6 +265,8 @@ class Grader:
         # _hidden_checks.)
         if not all(c.passed for c in checks.values()):
             self._lost.add(exercise.id)
+        elif answers is not None and answers.leaning(exercise):
+            self._leaning[exercise.id] = answers.leaning(exercise)
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
         # A mistake is named from the visible checks' calls alone, unless its catalogue entry
@@ -302,7 +308,8 @@ class Grader:
             named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls, hidden_calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
         self._done.add(exercise.id)
-        note = answers.note(exercise.id) if answers is not None else None
+        leaning = {k: v for k, v in self._leaning.items() if k not in self._lost_hidden}
+        note = answers.note(exercise.id, leaning) if answers is not None else None
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
                               output="".join(student.output), notes=[note] if note else [])
 
@@ -312,12 +319,18 @@ class Grader:
         if self.worker.stand_in_handler is None:
             return False
         ready = (self._lost | self._lost_hidden) & self._done
-        more = stand_ins_for(self.course, exercise, ready, self._submission.module_for, self._broken)
+        more = stand_ins_for(self.course, exercise, ready, self._submission.module_for, self._broken,
+                             self._leaning_ready(True))
         wanted = tuple(sorted(set(student.stand_ins) | set(more)))
         if wanted == tuple(student.stand_ins):
             return False
         student.stand_ins = wanted
         return True
+
+    def _leaning_ready(self, done_only: bool) -> dict:
+        """The leaning functions later exercises may stand in (where the child is not shared, only
+        wholly graded exercises', as for lost ones)."""
+        return {k: v for k, v in self._leaning.items() if not done_only or k in self._done}
 
     def plan(self, exercise: Exercise) -> Plan:
         """The calls the exercise's checks make on correct code (grader/plan.py), once per run."""

@@ -364,7 +364,7 @@ class Worker:
     # ------------------------------------------------------------ the session's child
 
     def exchange(self, message: dict | None, timeout: float, replies: int, key=None,
-                 deadline: float | None = None, stand_ins: tuple = ()) -> list[dict]:
+                 deadline: float | None = None, stand_ins: tuple = (), calling: tuple = ()) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
         a crash (it died or closed its pipe) or a protocol error (a garbled reply).
@@ -378,7 +378,8 @@ class Worker:
 
         ``stand_ins``: the (module, function) pairs the request installed in the child; its
         calls to them come back as requests the grader answers (grader/stand_ins.py) while
-        the reply is awaited, within the same time."""
+        the reply is awaited, within the same time. ``calling``: the student function each reply
+        answers, in order (None for an import's), so the handler knows whose call leant on them."""
         session = self.session
         answers = []
         limit = float("inf") if deadline is None else deadline + REPLY_SLACK
@@ -392,7 +393,8 @@ class Worker:
                 wire.write_frame(session.to_child, self._frame(message, key), until())
                 sent = True
             while len(answers) < replies:
-                answers.append(self._reply(session, until(), stand_ins))
+                func = calling[len(answers)] if len(answers) < len(calling) else None
+                answers.append(self._reply(session, until(), stand_ins, func))
         except wire.Timeout:
             _, output = self.end_session()
             kind = "time_limit" if time.monotonic() >= limit else "timeout"
@@ -408,7 +410,7 @@ class Worker:
             answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
 
-    def _reply(self, session: Session, deadline: float, stand_ins: tuple = ()) -> dict:
+    def _reply(self, session: Session, deadline: float, stand_ins: tuple = (), calling: str | None = None) -> dict:
         """The child's next reply, or the refusal of one over the submission's budget. Calls
         to stand-ins on the way are answered here, by the handler the grader set."""
         while True:
@@ -419,7 +421,7 @@ class Worker:
             self.received += session.replies.last_size
             if "stand_in" not in reply:
                 return reply
-            answer = answer_stand_in(self.stand_in_handler, reply, stand_ins)
+            answer = answer_stand_in(self.stand_in_handler, reply, stand_ins, calling)
             wire.write_frame(session.to_child, answer, deadline)
 
     def _frame(self, message: dict, key) -> bytes:
@@ -552,7 +554,8 @@ class StudentModule:
                 "kind": "protocol", "message": "malformed reply"}
         self._session = self.worker.sessions if self.import_error is None else None
         if plan and self.import_error is None and self.worker.session is not None:
-            answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline, stand_ins=self.stand_ins)
+            answers = self.worker.exchange(None, timeout, len(plan), deadline=self.deadline, stand_ins=self.stand_ins,
+                                           calling=tuple(p.func for p in plan))
             self._plan, self._replies = plan, answers + [None] * (len(plan) - len(answers))
             for step, reply in zip(plan, answers):
                 error = reply.get("error") if isinstance(reply, dict) and not reply.get("ok") else None
@@ -687,7 +690,8 @@ class StudentModule:
                              for f, a, k in calls]}
         key = None if cache_as is None else (("batch", self.slot, tuple(f for f, _, _ in calls), return_args),
                                              tuple(cache_as))
-        answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline, self.stand_ins)
+        answers = self.worker.exchange(message, timeout, len(calls), key, self.deadline, self.stand_ins,
+                                       tuple(f for f, _, _ in calls))
         results = []
         for reply, (_, args, kwargs) in zip(answers, calls):
             try:
@@ -755,7 +759,9 @@ class StudentModule:
         if timeout <= 0:
             raise StudentError({"kind": "time_limit"})
         message["module"] = self.slot
-        return self._result(self.worker.exchange(message, timeout, 1, key, self.deadline, self.stand_ins)[0])
+        calling = (message["func"],) if message.get("op") == "call" else ()
+        return self._result(self.worker.exchange(message, timeout, 1, key, self.deadline, self.stand_ins,
+                                                 calling)[0])
 
     def _result(self, reply: dict, note_output: bool = True, count_failure: bool = True) -> CallResult:
         if note_output:

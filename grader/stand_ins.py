@@ -35,13 +35,24 @@ MAX_SECONDS = 5.0         # of the grader's own time per submission spent answer
 ARGUMENT_BYTES = 2 << 20  # arguments of one call (the bundled course's largest: 10 KiB)
 
 
-def stand_ins_for(course, exercise, lost, module_of, broken=()) -> tuple:
+def stand_ins_for(course, exercise, lost, module_of, broken=(), leaning=None) -> tuple:
     """(module, function, how) for every function of the exercises in ``lost`` but
     ``exercise``'s own. ``module_of(file)``: the submission's module for a course file (one
     module for a single file or notebook), None if missing; ``how`` is "empty" for a module in
     ``broken`` or missing (the child makes a module of stand-ins without importing it), else
-    "patch"."""
+    "patch".
+
+    ``leaning``: {exercise: functions} of exercises that kept their points only because calls
+    of those functions leant on stand-ins (a right rnn_forward over a wrong rnn_step). They
+    are stood in too: the reference's answer is the one the student's function gave with the
+    stand-in inside, in one trusted round trip instead of one per inner call."""
     stand_ins = set()
+    for other_id, funcs in (leaning or {}).items():
+        other = course.exercises.get(other_id)
+        module = module_of(other.file) if other is not None and other.id != exercise.id else None
+        if module is None or module in broken:
+            continue
+        stand_ins.update((module, func, "patch") for func in funcs if func not in exercise.functions)
     for other_id in lost:
         other = course.exercises.get(other_id)
         if other is None or other.id == exercise.id or other.is_quiz:
@@ -81,12 +92,32 @@ class StandInAnswers:
         self.seconds = 0.0
         self.exercise = None                  # the exercise being graded (set by the engine)
         self.used: dict[str, set] = {}        # exercise -> the functions stood in while it was graded
+        self.calling = None                   # the student function whose call is being answered
+        self.leant: dict[tuple, set] = {}     # (exercise, its function) -> the stand-ins its calls used
 
-    def note(self, exercise_id: str):
-        """What the report says of an exercise graded with stand-ins, or None."""
+    def leaning(self, exercise) -> set:
+        """The exercise's functions whose calls leant on stand-ins while it was graded."""
+        return {func for func in exercise.functions if self.leant.get((exercise.id, func))}
+
+    def note(self, exercise_id: str, leaning=None):
+        """What the report says of an exercise graded with stand-ins, or None. A function stood
+        in because it leant on stand-ins itself (``leaning``, see stand_ins_for) is named by
+        the wrong ones it leant on: those are what the student must fix."""
         from grader.i18n import Message
 
-        funcs = sorted(self.used.get(exercise_id, ()))
+        leaning = leaning or {}
+        funcs, todo, seen = set(), list(self.used.get(exercise_id, ())), set()
+        while todo:
+            func = todo.pop()
+            owner = self.owner[func].id
+            if (owner, func) in seen:
+                continue
+            seen.add((owner, func))
+            if func in leaning.get(owner, ()):
+                todo.extend(self.leant.get((owner, func), ()))
+            else:
+                funcs.add(func)
+        funcs = sorted(funcs)
         if not funcs:
             return None
         owners = sorted({self.owner[f].id for f in funcs})
@@ -95,6 +126,8 @@ class StandInAnswers:
     def __call__(self, module: str, func: str, args: list, kwargs: dict) -> dict:
         self.calls += 1
         self.used.setdefault(self.exercise, set()).add(func)
+        if self.calling is not None:
+            self.leant.setdefault((self.exercise, self.calling), set()).add(func)
         if self.calls > MAX_CALLS or self.seconds > MAX_SECONDS:
             return {"error": ["RuntimeError", "too many calls to functions of other exercises"]}
         if _size(args) + _size(kwargs) > ARGUMENT_BYTES:
@@ -122,8 +155,9 @@ def _signature(function) -> inspect.Signature:
     return inspect.signature(function)
 
 
-def answer_stand_in(handler, request: dict, allowed: tuple) -> bytes:
-    """The frame that answers one stand-in call from the child (grader/runner.py)."""
+def answer_stand_in(handler, request: dict, allowed: tuple, calling: str | None = None) -> bytes:
+    """The frame that answers one stand-in call from the child (grader/runner.py), made while
+    the student's ``calling`` function runs."""
     pair = request.get("stand_in")
     args, kwargs = request.get("args", []), request.get("kwargs", {})
     if (handler is None or type(pair) is not list or len(pair) != 2
@@ -132,6 +166,7 @@ def answer_stand_in(handler, request: dict, allowed: tuple) -> bytes:
             or not all(type(k) is str for k in kwargs)):
         answer = {"error": ["RuntimeError", "no such function"]}
     else:
+        handler.calling = calling
         answer = handler(pair[0], pair[1], args, kwargs)
     try:
         return wire.pack({"stand_in": True, **answer})

@@ -245,6 +245,38 @@ def test_the_report_says_which_function_was_stood_in(grade, no_bias):
     assert params.notes == []
 
 
+
+def test_a_right_function_over_a_wrong_one_is_stood_in_whole(grade, no_bias, monkeypatch):
+    """forward keeps its points with a stand-in for rnn_step inside: later exercises then stand in
+    rnn_forward itself (one trusted round trip per call instead of one per time step), while a
+    function that never leant on a stand-in (softmax) stays the student's. The marks are the same,
+    and the note still names the function the student must fix."""
+    asked = []
+    answer = StandInAnswers.__call__
+
+    def recording(self, module, func, args, kwargs):
+        asked.append((self.exercise, self.calling, func))
+        return answer(self, module, func, args, kwargs)
+
+    monkeypatch.setattr(StandInAnswers, "__call__", recording)
+    result = grade(no_bias, ["step", "forward", "readout", "tinyrnn"])
+    assert lost(result) == {"step"}, scores(result)
+    tiny = [(calling, func) for exercise, calling, func in asked if exercise == "tinyrnn"]
+    assert ("tiny_rnn_forward", "rnn_forward") in tiny
+    assert {calling for calling, func in tiny if func == "rnn_step"} == {"sample"}   # its own direct calls
+    assert "softmax" not in {func for _, func in tiny}
+    note = next(e for e in result.exercises if e.id == "tinyrnn").notes[0]
+    assert note.params == {"functions": "rnn_step", "exercises": "step"}
+
+
+def test_the_note_names_what_a_stood_in_function_leant_on(course):
+    answers = StandInAnswers(runtime=None, course=course)
+    answers.used = {"tinyrnn": {"rnn_forward", "softmax"}, "forward": {"rnn_step"}}
+    answers.leant = {("forward", "rnn_forward"): {"rnn_step"}}
+    note = answers.note("tinyrnn", {"forward": {"rnn_forward"}})
+    assert note.params == {"functions": "rnn_step, softmax", "exercises": "readout, step"}
+    assert answers.note("tinyrnn").params["functions"] == "rnn_forward, softmax"   # forward lost points
+
 @pytest.mark.parametrize("spelling", [
     ("from rnn_step import rnn_step", "h = rnn_step(X[:, t], h, W_x, W_h, b)"),
     ("import rnn_step as step_module", "h = step_module.rnn_step(X[:, t], h, W_x, W_h, b)"),
