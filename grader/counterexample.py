@@ -23,11 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from grader.checks import Case, quiet_numpy
-from grader.choices import Rung, drawn, ladder, simpler
+from grader.choices import DRAWN_RUNGS, Rung, build as build_rung, drawn, ladder, simpler
 from grader.compare import compare
 from grader.i18n import Message
 from grader.kit_records import call_digest
 from grader.runner import StudentError
+from grader.tier_cache import cached_indexes, course_digest
 from grader.worker import wire
 
 SHOW_VALUES = 24              # arrays up to this size are printed in full
@@ -170,10 +171,17 @@ def _ladder(ctx, func: str) -> _Tier:
 
 
 def _drawn(ctx, func: str) -> _Tier:
-    """The cases hypothesis draws for the function (grader/choices.py: drawn), those not on its ladder."""
+    """The cases hypothesis draws for the function (grader/choices.py: drawn), those not on its
+    ladder. Hypothesis's draw is the same every run: its choices are kept between runs
+    (grader/tier_cache.py) and replayed through the builder."""
     def build(digest):
         on_ladder = _ladder(ctx, func).digests
-        return [rung for rung in drawn(_inputs(ctx).builders[func], digest) if digest(rung.case) not in on_ladder]
+        spec = _inputs(ctx).builders[func]
+        course = ctx.runtime.memo("tier cache digest", lambda: course_digest(ctx.runtime.course.root))
+        key = hashlib.sha256(f"{course}:{ctx.exercise.id}:{func}:{DRAWN_RUNGS}".encode()).hexdigest()[:32]
+        indexes = cached_indexes(key, lambda: [rung.indexes for rung in drawn(spec, digest)])
+        rungs = [build_rung(spec, i) for i in indexes]
+        return [rung for rung in rungs if digest(rung.case) not in on_ladder]
     return _tier(ctx, func, "drawn", build)
 
 

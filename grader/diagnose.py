@@ -328,24 +328,26 @@ class Diagnoser:
             self._repeatable[key] = difference(self._reference[key], again, exercise.rtol, exercise.atol) is None
         return self._repeatable[key]
 
-    def _mistake_outcomes(self, exercise, variant, calls, keys, reference) -> list:
-        """For the whole call sequence, in order (a mistake may keep state): each call's
-        mistaken outcome and how it differs from the reference's (None: not at all)."""
+    def _mistake_outcomes(self, exercise, variant, calls, keys, reference):
+        """``row(i)``: call i's mistaken outcome and how it differs from the reference's (None:
+        not at all). A mistake that keeps no state is replayed call by call, only for the
+        calls asked for (a lone check stops at the first disagreement); one that may keep state
+        is replayed over the whole sequence, in order."""
         if self._keeps_no_state(variant):
-            rows = []
-            for call, key, ref in zip(calls, keys, reference):
-                row = self._mistake_call.get((str(variant), key))
-                if row is None:
+            def row(i):
+                found = self._mistake_call.get((str(variant), keys[i]))
+                if found is None:
                     if len(self._mistake_call) >= MAX_MEMO_ROWS:   # calls built from students' own
                         self._mistake_call.clear()                  # results never recur: bounded
-                    row = self._mistake_call[str(variant), key] = self._mistake_row(exercise, variant, call, ref)
-                rows.append(row)
-            return rows
+                    found = self._mistake_call[str(variant), keys[i]] = self._mistake_row(
+                        exercise, variant, calls[i], reference[i])
+                return found
+            return row
         sequence_key = (str(variant), hashlib.blake2b("".join(keys).encode(), digest_size=16).digest())
         if sequence_key not in self._mistake:
             self._mistake[sequence_key] = [self._mistake_row(exercise, variant, call, ref)
                                            for call, ref in zip(calls, reference)]
-        return self._mistake[sequence_key]
+        return self._mistake[sequence_key].__getitem__
 
     def _mistake_row(self, exercise, variant, call, ref) -> tuple:
         if self._unaffected(exercise, variant, call.func):
@@ -409,11 +411,18 @@ class Diagnoser:
         """Per function: the student agrees with the mistake wherever it differs from correct code.
         With ``locate``, also where the evidence is: (call index, part of the value, array
         position) of each agreement on a mistaken value, in the functions that match."""
-        rows = self._mistake_outcomes(exercise, variant, calls, keys, reference)
+        row = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
         evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
         where: dict[str, set] = {}
-        for index, (call, key, (wrong, how), is_right, ref) in enumerate(zip(calls, keys, rows, right, reference)):
+        # The calls the student gets wrong first: they tell most mistakes apart soonest. A function
+        # that disagrees with the mistake once never matches, so its other calls are not replayed.
+        order = sorted(range(len(calls)), key=lambda i: bool(right[i]))
+        for index in order:
+            call, key, is_right, ref = calls[index], keys[index], right[index], reference[index]
+            if consistent.get(call.func) is False:
+                continue
+            wrong, how = row(index)
             if how is None or (wrong[0] == "ok" and not self._repeatable_call(exercise, call, key)):
                 continue  # this call cannot tell the mistake from correct code (an exception still can)
             shown = None

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -19,6 +20,9 @@ os.environ.setdefault("GRADER_STRICT", "1")   # a broken check raises in tests i
 # Hidden checks draw their inputs from the course secret (grader/secret.py): one fixed secret keeps the
 # tests deterministic and writes nothing into the config folder. tests/sandbox/test_redteam_hidden.py varies it.
 os.environ.setdefault("GRADER_SECRET", "the-test-suite-course-secret-0123456789abcdef")
+# Drawn counterexample cases are kept between runs (grader/tier_cache.py): the tests keep theirs to
+# themselves, not in the user's cache folder.
+os.environ.setdefault("GRADER_CACHE_DIR", tempfile.mkdtemp(prefix="grader-test-cache-"))
 
 from grader.course import bundled_course_root, load_course  # noqa: E402
 from grader.engine import Grader  # noqa: E402

@@ -1,0 +1,94 @@
+"""The cases hypothesis draws for a counterexample search, kept between runs.
+
+Drawing them (grader/choices.py: drawn) runs hypothesis's engine: about 0.3 s per function,
+the largest part of a lone `grade check` of a submission with a mistake the ladder cannot
+fault. The draw is derandomised, so it is the same every run for the same course, builder
+and hypothesis: what is kept is only the choice indexes of each case, replayed through the
+course's builder on the next run (milliseconds). The reference's results are computed again
+each run, never read from here.
+
+Where: ``GRADER_CACHE_DIR`` if set (empty: no cache), else ``$XDG_CACHE_HOME/rnn-grader`` or
+``~/.cache/rnn-grader``. A file is named by a digest of everything the draw depends on (the
+course's exercise folder, the grader, hypothesis's version, the function and the number of
+cases), so a changed course or tool never reads a stale one. What is read is checked to be
+lists of small non-negative integers; anything else is drawn again. Student code cannot
+reach the folder (the sandbox shows it no home folder, and the confined fallback gives it
+another uid); even a forged file only picks other inputs of the same builder, whose
+expected results still come from the reference: feedback, never marks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+import grader
+
+MAX_ENTRIES = 10_000     # cases in one file, at most (a tier holds 60)
+MAX_INDEX = 1 << 20      # a choice index, at most (builders offer a few hundred options)
+
+
+def cache_dir() -> Path | None:
+    configured = os.environ.get("GRADER_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rnn-grader"
+
+
+def course_digest(course_root: Path) -> str:
+    """What the drawn cases of a course depend on: its exercise folder (the builders live in its
+    check modules), the grader's code and version, and hypothesis's version."""
+    digest = hashlib.sha256(grader.__version__.encode())
+    try:
+        digest.update(metadata.version("hypothesis").encode())
+    except metadata.PackageNotFoundError:
+        digest.update(b"no hypothesis")
+    for folder in (Path(course_root) / "exercises", Path(grader.__file__).parent):
+        for file in sorted(folder.rglob("*.py")):
+            if "__pycache__" not in file.parts:
+                digest.update(file.relative_to(folder).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _valid(data) -> bool:
+    return (type(data) is list and len(data) <= MAX_ENTRIES
+            and all(type(row) is list and len(row) <= MAX_ENTRIES
+                    and all(type(i) is int and 0 <= i <= MAX_INDEX for i in row) for row in data))
+
+
+def cached_indexes(key: str, draw) -> list[tuple[int, ...]]:
+    """The choice indexes stored under ``key``, or ``draw()``'s, stored for the next run."""
+    folder = cache_dir()
+    path = folder / f"drawn-{key}.json" if folder is not None else None
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if _valid(data):
+                return [tuple(row) for row in data]
+        except (OSError, ValueError):
+            pass
+    indexes = [tuple(int(i) for i in row) for row in draw()]
+    if path is not None:
+        _store(path, [list(row) for row in indexes])
+    return indexes
+
+
+def _store(path: Path, data) -> None:
+    """Written whole or not at all: a run reading it while another writes sees the old file or none."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".drawn-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass   # a read-only home: the next run draws again
