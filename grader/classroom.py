@@ -10,6 +10,7 @@ changed.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import multiprocessing
@@ -130,6 +131,30 @@ def _init_job():
     gc.freeze()
 
 
+@contextlib.contextmanager
+def batch_scheduling():
+    """A local class run is batch work (SCHED_BATCH, inherited by the grading processes and
+    their workers): a process woken by another's message (a grading process by its worker's
+    reply, the parent by a result) then waits for a free core instead of taking the sender's
+    at once. Each planned call's reply wakes its grading process, so on a busy machine the two
+    would otherwise swap places hundreds of times per submission (issue 15: 6% of a class's
+    time on 2 cores). Marks and timeouts are unchanged. The caller's policy is restored after;
+    where it cannot be set (not Linux) nothing changes."""
+    try:
+        before = os.sched_getscheduler(0), os.sched_getparam(0)
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    except (AttributeError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            os.sched_setscheduler(0, *before)
+        except OSError:
+            pass
+
+
 def _grade_one(student: str, path: str, only: tuple):
     """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it."""
     start = time.perf_counter()
@@ -227,18 +252,19 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
             progress.advance(student)
 
     pool = cluster if cluster is not None else _Pool(max(1, jobs))
-    try:
-        pool.grade_all([entry for entry, _ in todo], tuple(only), record)
-    except KeyboardInterrupt:
-        run.interrupted = True
-        pool.stop()
-        gradebook.finish_run(run_id, "interrupted")
-        raise
-    except Exception:      # a cluster that refuses: what was graded stays, the run is stopped
-        pool.stop()
-        gradebook.finish_run(run_id, "interrupted")
-        raise
-    pool.close()
+    with batch_scheduling() if cluster is None else contextlib.nullcontext():
+        try:
+            pool.grade_all([entry for entry, _ in todo], tuple(only), record)
+        except KeyboardInterrupt:
+            run.interrupted = True
+            pool.stop()
+            gradebook.finish_run(run_id, "interrupted")
+            raise
+        except Exception:      # a cluster that refuses: what was graded stays, the run is stopped
+            pool.stop()
+            gradebook.finish_run(run_id, "interrupted")
+            raise
+        pool.close()
     gradebook.finish_run(run_id)
     return run
 

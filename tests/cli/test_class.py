@@ -158,3 +158,23 @@ def test_export_lists_every_student_with_a_status(small_class, tmp_path):
     assert rows["alice"]["status"] == "graded" and rows["alice"]["total"] == rows["alice"]["max"]
     for entry in ("erin", "notes.txt"):
         assert rows[entry]["status"].startswith("not graded: ") and rows[entry]["total"] == "", rows[entry]
+
+
+def test_a_class_runs_as_batch_work_down_to_student_code_and_leaves_the_caller_as_it_was(tmp_path):
+    """Issue 15: grading processes and their workers run with SCHED_BATCH (a reply no longer
+    preempts the worker that sent it). Student code, inside the sandbox, reports the policy it
+    inherited; the caller's own policy is restored after the run."""
+    from grader.classroom import batch_scheduling
+
+    cls = tmp_path / "class"
+    folder = copy_reference(cls / "alice")
+    with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:
+        fh.write("\nimport os as _os\nraise RuntimeError('policy %d' % _os.sched_getscheduler(0))\n")
+    code, out, err = run("class", cls, "--only", "step", "--gradebook", tmp_path / "book.sqlite", "--format", "json")
+    assert code in (0, 1), err
+    step = json.loads(out)["submissions"][0]["exercises"][0]
+    assert step["problem"].endswith(f"policy {os.SCHED_BATCH}"), step["problem"]
+    before = os.sched_getscheduler(0)
+    with batch_scheduling():
+        assert os.sched_getscheduler(0) == os.SCHED_BATCH
+    assert os.sched_getscheduler(0) == before
