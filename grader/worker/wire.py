@@ -12,7 +12,6 @@ worker loads it inside the sandbox.
 from __future__ import annotations
 
 import json
-import math
 import os
 import select
 import struct
@@ -159,21 +158,27 @@ _DTYPES = {code: np.dtype(code) for code in ALLOWED_DTYPES}
 
 
 def _decode_array(tag, blobs):
-    dt = _DTYPES.get(tag.get("dtype")) if type(tag.get("dtype")) is str else None
+    # Every reply holds arrays: the checks are written out rather than with all() and math.prod.
+    code = tag.get("dtype")
+    dt = _DTYPES.get(code) if type(code) is str else None
     if dt is None:
-        raise WireError(f"dtype {tag.get('dtype')!r} is not allowed")
+        raise WireError(f"dtype {code!r} is not allowed")
     shape = tag.get("shape")
-    if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
+    if type(shape) is not list or len(shape) > 32:
         raise WireError("malformed shape")
+    count = 1
+    for n in shape:
+        if type(n) is not int or n < 0:
+            raise WireError("malformed shape")
+        count *= n   # Python integers: no overflow
     index = tag.get("__nd__")
     if type(index) is not int or not 0 <= index < len(blobs):
         raise WireError("array data missing")
     data = blobs[index]
-    count = math.prod(shape)   # Python integers: no overflow
     if len(data) != count * dt.itemsize:
         raise WireError("array data has the wrong size")
-    array = np.frombuffer(data, dtype=dt).reshape(shape).copy()
-    if tag.get("kind") == "scalar" and array.ndim == 0:
+    array = np.frombuffer(data, dtype=dt).reshape(shape).copy()   # aligned, writable, the frame's no more
+    if array.ndim == 0 and tag.get("kind") == "scalar":
         return array[()]
     return array
 
@@ -221,9 +226,9 @@ def unpack(header: bytes, payload: bytes, lazy: tuple = ()) -> dict:
         raise WireError("malformed blob table")
     if sum(sizes) != len(payload):
         raise WireError("array data does not match the blob table")
-    blobs, offset = [], 0
+    blobs, offset, view = [], 0, memoryview(payload)   # slices of the payload, not copies
     for n in sizes:
-        blobs.append(payload[offset:offset + n])
+        blobs.append(view[offset:offset + n])
         offset += n
     budget = [MAX_NODES]
     try:
