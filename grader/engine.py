@@ -155,7 +155,7 @@ class Grader:
         self._lost: set[str] = set()   # exercises that lost points: later ones get stand-ins for them
         self._lost_hidden: set[str] = set()   # ... on hidden checks only: later hidden checks get them
         # Functions of exercises that kept their visible points only with stand-ins inside (a right
-        # rnn_forward over a wrong rnn_step): later exercises stand them in as well (stand_ins_for).
+        # function over a wrong helper it calls): later exercises stand them in as well (stand_ins_for).
         self._leaning: dict[str, set[str]] = {}
         self._submission = submission
         self._broken: set[str] = set()   # modules that do not import or are missing

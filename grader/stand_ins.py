@@ -43,7 +43,7 @@ def stand_ins_for(course, exercise, lost, module_of, broken=(), leaning=None) ->
     "patch".
 
     ``leaning``: {exercise: functions} of exercises that kept their points only because calls
-    of those functions leant on stand-ins (a right rnn_forward over a wrong rnn_step). They
+    of those functions leant on stand-ins (a right function over a wrong helper it calls). They
     are stood in too: the reference's answer is the one the student's function gave with the
     stand-in inside, in one trusted round trip instead of one per inner call."""
     stand_ins = set()
