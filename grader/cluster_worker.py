@@ -16,7 +16,6 @@ answers every task with a refusal instead of a grade, and the client stops the r
 from __future__ import annotations
 
 import gc
-import hashlib
 import io
 import shutil
 import tempfile
@@ -25,25 +24,13 @@ import time
 import zipfile
 from pathlib import Path
 
-import grader
 from distributed import WorkerPlugin, get_worker
+
+import grader
+from grader.code_digest import grader_digest   # a worker running other code refuses the run
 
 PLUGIN_NAME = "rnn-grader"
 COURSE_FOLDERS = ("exercises", "solutions")
-
-
-def grader_digest() -> str:
-    """The grader's version and code: a worker running other code would give other results.
-    An installed wheel carries the bundled course in grader/_course, a checkout does not: the
-    course is left out (it travels with the run), so both digest alike."""
-    digest = hashlib.sha256(grader.__version__.encode())
-    package = Path(grader.__file__).parent
-    for file in sorted(package.rglob("*")):
-        relative = file.relative_to(package)
-        if (file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in relative.parts
-                and relative.parts[0] != "_course"):
-            digest.update(relative.as_posix().encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def pack_course(root: Path) -> bytes:

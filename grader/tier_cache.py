@@ -26,7 +26,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-import grader
+from grader.code_digest import add_files, grader_digest
 
 MAX_ENTRIES = 10_000     # cases in one file, at most (a tier holds 60)
 MAX_INDEX = 1 << 20      # a choice index, at most (builders offer a few hundred options)
@@ -43,15 +43,12 @@ def cache_dir() -> Path | None:
 def course_digest(course_root: Path) -> str:
     """What the drawn cases of a course depend on: its exercise folder (the builders live in its
     check modules), the grader's code and version, and hypothesis's version."""
-    digest = hashlib.sha256(grader.__version__.encode())
+    digest = hashlib.sha256(grader_digest().encode())
     try:
         digest.update(metadata.version("hypothesis").encode())
     except metadata.PackageNotFoundError:
         digest.update(b"no hypothesis")
-    for folder in (Path(course_root) / "exercises", Path(grader.__file__).parent):
-        for file in sorted(folder.rglob("*.py")):
-            if "__pycache__" not in file.parts:
-                digest.update(file.relative_to(folder).as_posix().encode() + b"\0" + file.read_bytes())
+    add_files(digest, Path(course_root) / "exercises")
     return digest.hexdigest()
 
 
