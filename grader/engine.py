@@ -90,8 +90,6 @@ def kit_notes(graded: list[Exercise], by_instructor: list[Exercise]) -> list[Mes
     return notes
 
 
-
-
 class Grader:
     """Grades submissions against one course; reusable across many submissions."""
 
@@ -265,8 +263,8 @@ class Grader:
         # _hidden_checks.)
         if not all(c.passed for c in checks.values()):
             self._lost.add(exercise.id)
-        elif answers is not None and answers.leaning(exercise):
-            self._leaning[exercise.id] = answers.leaning(exercise)
+        elif answers is not None and (leaning := answers.leaning(exercise)):
+            self._leaning[exercise.id] = leaning
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
         # A mistake is named from the visible checks' calls alone, unless its catalogue entry

@@ -92,7 +92,6 @@ class StandInAnswers:
         self.seconds = 0.0
         self.exercise = None                  # the exercise being graded (set by the engine)
         self.used: dict[str, set] = {}        # exercise -> the functions stood in while it was graded
-        self.calling = None                   # the student function whose call is being answered
         self.leant: dict[tuple, set] = {}     # (exercise, its function) -> the stand-ins its calls used
 
     def leaning(self, exercise) -> set:
@@ -123,11 +122,13 @@ class StandInAnswers:
         owners = sorted({self.owner[f].id for f in funcs})
         return Message("note.stand_in", functions=", ".join(funcs), exercises=", ".join(owners))
 
-    def __call__(self, module: str, func: str, args: list, kwargs: dict) -> dict:
+    def __call__(self, module: str, func: str, args: list, kwargs: dict, calling: str | None = None) -> dict:
+        """The reference's answer to one call of ``func``, made while the student's ``calling``
+        function ran (None: not known, as during an import)."""
         self.calls += 1
         self.used.setdefault(self.exercise, set()).add(func)
-        if self.calling is not None:
-            self.leant.setdefault((self.exercise, self.calling), set()).add(func)
+        if calling is not None:
+            self.leant.setdefault((self.exercise, calling), set()).add(func)
         if self.calls > MAX_CALLS or self.seconds > MAX_SECONDS:
             return {"error": ["RuntimeError", "too many calls to functions of other exercises"]}
         if _size(args) + _size(kwargs) > ARGUMENT_BYTES:
@@ -166,8 +167,7 @@ def answer_stand_in(handler, request: dict, allowed: tuple, calling: str | None 
             or not all(type(k) is str for k in kwargs)):
         answer = {"error": ["RuntimeError", "no such function"]}
     else:
-        handler.calling = calling
-        answer = handler(pair[0], pair[1], args, kwargs)
+        answer = handler(pair[0], pair[1], args, kwargs, calling)
     try:
         return wire.pack({"stand_in": True, **answer})
     except Exception:  # noqa: BLE001 -- a reference value the wire cannot carry
