@@ -18,7 +18,7 @@ from grader.i18n import Message
 MAX_ANSWERS_BYTES = 256 * 1024
 
 
-def read_answers_yaml(path, submission):
+def read_answers_yaml(path):
     """Parse answers.yaml safely; a broken file costs the quiz only."""
     name = path.name
     try:

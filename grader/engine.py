@@ -429,7 +429,7 @@ class Grader:
     def _answers(self, exercise, submission):
         """The student's answers as a dict, or the problem that prevents reading them."""
         if submission.answers_file is not None:
-            return (*read_answers_yaml(submission.answers_file, submission), "")
+            return (*read_answers_yaml(submission.answers_file), "")
         module = submission.single_module
         if module is None:
             return {}, Message("err.missing_file", file=exercise.file), ""

@@ -28,5 +28,3 @@ def note_text(message: Message, lang: str = "en") -> str:
     """A note's own text, without the report's "Note: " (for a one-line error)."""
     inner = message.params.get("text") if message.key == "note.submission" else None
     return (inner if isinstance(inner, Message) else message).render(lang)
-
-

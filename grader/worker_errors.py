@@ -89,15 +89,13 @@ def submission_import_message(cause: dict, file: str, submission, course) -> tup
 
 def submission_error_message(error: dict, func: str, exercise, submission, course, describe_line) -> tuple:
     """:func:`call_error_message` with files named as the student handed them in."""
+    if submission is not None and error.get("kind") == "import":
+        return submission_import_message(error.get("cause") or {}, submission.file_of(exercise.file),
+                                         submission, course)
     key, params = call_error_message(error, func, exercise.file, describe_line, exercise.timeout)
-    if submission is None or error.get("kind") == "too_large":
+    if submission is None or error.get("kind") == "too_large" or "file" not in params:
         return key, params
-    file = submission.file_of(exercise.file)
-    if error.get("kind") == "import":
-        return submission_import_message(error.get("cause") or {}, file, submission, course)
-    if "file" in params:
-        params = {**params, "file": file}
-    return key, params
+    return key, {**params, "file": submission.file_of(exercise.file)}
 
 
 def refusal_message(error: dict, func: str) -> tuple:

@@ -43,13 +43,13 @@ def answers_file(tmp_path, template: str, line: str) -> Path:
 def test_the_template_leaves_single_quotes_to_write_the_equation_in(kit, tmp_path):
     template = (kit / "answers.yaml").read_text("utf-8")
     assert "step_equation: ''" in template
-    answers, problem = read_answers_yaml(answers_file(tmp_path, template, f"step_equation: '{RIGHT}'"), None)
+    answers, problem = read_answers_yaml(answers_file(tmp_path, template, f"step_equation: '{RIGHT}'"))
     assert problem is None and answers["step_equation"] == RIGHT
     assert grade_answer(EQUATION, answers["step_equation"], RIGHT).fraction == 1.0
 
 
 def test_untouched_template_answers_are_no_answer(kit, tmp_path):
-    answers, problem = read_answers_yaml(kit / "answers.yaml", None)
+    answers, problem = read_answers_yaml(kit / "answers.yaml")
     assert problem is None
     for key in ("step_equation", "match_outputs"):
         key_answer = {"classification": "A", "tagging": "B", "next_step": "C", "seq2seq": "D"} \
@@ -60,7 +60,7 @@ def test_untouched_template_answers_are_no_answer(kit, tmp_path):
 
 def test_a_backslash_eaten_between_double_quotes_is_explained(kit, tmp_path):
     template = (kit / "answers.yaml").read_text("utf-8")
-    answers, problem = read_answers_yaml(answers_file(tmp_path, template, f'step_equation: "{RIGHT}"'), None)
+    answers, problem = read_answers_yaml(answers_file(tmp_path, template, f'step_equation: "{RIGHT}"'))
     assert problem is None and "\t" in answers["step_equation"]
     verdict = grade_answer(EQUATION, answers["step_equation"], RIGHT)
     assert (verdict.fraction, verdict.message, verdict.params) == (0.0, "quiz.escaped_backslash", {"escape": "\\t"})
@@ -82,7 +82,7 @@ def test_a_wrong_answer_with_a_tab_is_not_blamed_on_escapes():
 def test_an_escape_yaml_refuses_names_the_line_and_the_fix(kit, tmp_path, line, escape):
     template = (kit / "answers.yaml").read_text("utf-8")
     path = answers_file(tmp_path, template, line)
-    answers, problem = read_answers_yaml(path, None)
+    answers, problem = read_answers_yaml(path)
     line_number = path.read_text("utf-8").splitlines().index(line) + 1
     assert answers == {}
     assert problem.key == "err.answers_yaml_escape"
