@@ -65,15 +65,15 @@ def _test(exercise: ExerciseView, check: CheckView, number_: str, view: Submissi
     if check is exercise.carrier:
         parts += [_diagnosis(d, view) for d in exercise.diagnoses]
     return {
-        "name": plain(name),
+        "name": visible(name),
         "name_format": "text",
         "number": number_,
         "score": number(check.score),
         "max_score": number(check.max_score),
         "status": check.status,
-        "output": plain("\n\n".join(parts)),
+        "output": visible("\n\n".join(parts)),
         "output_format": "text",
-        "tags": [plain(exercise.id)],
+        "tags": [visible(exercise.id)],
         "visibility": HIDDEN_VISIBILITY if check.hidden else "visible",
     }
 
@@ -97,12 +97,7 @@ def _summary(view: SubmissionView) -> str:
     if ids:
         lines.append(view.label("report.fmt_known_mistakes", ids=", ".join(ids)))
     lines += view.notes
-    return plain("\n".join(lines))
-
-
-def plain(raw) -> str:
-    """Text shown as text: newlines kept, every other non-printable a visible escape."""
-    return visible(raw)
+    return visible("\n".join(lines))
 
 
 def _clip(message: str) -> str:
