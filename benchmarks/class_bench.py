@@ -192,6 +192,20 @@ def check_rate(cls: Path, sample: int) -> float:
     return len(entries) / (time.perf_counter() - start)
 
 
+@contextlib.contextmanager
+def cache_dir(folder: Path):
+    """GRADER_CACHE_DIR set to ``folder`` for a while, then as it was."""
+    kept = os.environ.get("GRADER_CACHE_DIR")
+    os.environ["GRADER_CACHE_DIR"] = str(folder)
+    try:
+        yield
+    finally:
+        if kept is None:
+            os.environ.pop("GRADER_CACHE_DIR")
+        else:
+            os.environ["GRADER_CACHE_DIR"] = kept
+
+
 def check_grading_seconds(cls: Path, sample: int, cache: Path | None) -> tuple[float, float]:
     """Median and worst time a lone default `grade check` spends grading one submission with
     mistakes after its start-up, over ``sample`` of them: each in a fresh sandboxed grader
@@ -203,18 +217,15 @@ def check_grading_seconds(cls: Path, sample: int, cache: Path | None) -> tuple[f
 
     course = load_course(bundled_course_root())
     entries = [e for e in in_class_order(cls) if e.name.startswith("m")][:sample]
-    seconds, kept = [], os.environ.get("GRADER_CACHE_DIR")
+    seconds = []
     with tempfile.TemporaryDirectory() as tmp:
         reference = reference_folder(course, Path(tmp) / "reference")
         for i, entry in enumerate(entries):
-            os.environ["GRADER_CACHE_DIR"] = str(cache or Path(tmp) / f"cache{i}")
-            with Grader(course) as g:
+            with cache_dir(cache or Path(tmp) / f"cache{i}"), Grader(course) as g:
                 g.grade(load_submission(reference, Path(tmp) / f"r{i}"))   # start-up
                 start = time.perf_counter()
                 g.grade(load_submission(entry, Path(tmp) / f"c{i}"))
                 seconds.append(time.perf_counter() - start)
-    if kept is not None:
-        os.environ["GRADER_CACHE_DIR"] = kept
     seconds.sort()
     return seconds[len(seconds) // 2], seconds[-1]
 
