@@ -15,6 +15,13 @@ import types
 from pathlib import Path
 
 
+# Compiled course modules by (file, source). The reference and every known mistake's set
+# import the same reference files, and a lone `grade check` that looks for mistakes loads
+# dozens of sets: each file is compiled once per process, not once per set. Code objects
+# are immutable; each set still executes its own copy of the module.
+_COMPILED: dict[tuple[str, str], types.CodeType] = {}
+
+
 def module_name(file: str) -> str:
     """The module of a course file (``layers.py`` -> ``layers``)."""
     return file[:-3] if file.endswith(".py") else file
@@ -43,7 +50,10 @@ class ModuleSet:
             module.__file__ = str(self.folder / f"{name}.py")
             module.__builtins__ = self._builtins
             self._modules[name] = module   # before exec: import cycles resolve like Python's
-            code = compile(self.source(name), module.__file__, "exec")
+            source = self.source(name)
+            code = _COMPILED.get((module.__file__, source))
+            if code is None:
+                code = _COMPILED[module.__file__, source] = compile(source, module.__file__, "exec")
             exec(code, module.__dict__)  # noqa: S102 -- course files are trusted
         return self._modules[name]
 
