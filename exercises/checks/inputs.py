@@ -31,7 +31,7 @@ def _dims(draw, **ranges):
     return {k: draw(integers(lo, hi)) for k, (lo, hi) in ranges.items()}
 
 
-def _h0(draw, B, H):
+def maybe_h0(draw, B, H):
     return {"h0": _array(draw, B, H)} if draw(booleans()) else {}
 
 
@@ -53,7 +53,7 @@ def scalar_case(draw):
 def forward_case(draw):
     n = _dims(draw, B=(1, 2), T=(1, 3), d=(1, 2), H=(1, 2))
     B, T, d, H = n["B"], n["T"], n["d"], n["H"]
-    return Case((_array(draw, B, T, d), _array(draw, d, H), _array(draw, H, H), _array(draw, H)), _h0(draw, B, H))
+    return Case((_array(draw, B, T, d), _array(draw, d, H), _array(draw, H, H), _array(draw, H)), maybe_h0(draw, B, H))
 
 
 @builder
@@ -74,7 +74,7 @@ def masked_forward_case(draw):
     n = _dims(draw, B=(1, 2), T=(1, 3), d=(1, 2), H=(1, 2))
     B, T, d, H = n["B"], n["T"], n["d"], n["H"]
     return Case((_array(draw, B, T, d), _lengths(draw, B, T), _array(draw, d, H), _array(draw, H, H), _array(draw, H)),
-                _h0(draw, B, H))
+                maybe_h0(draw, B, H))
 
 
 @builder
@@ -111,7 +111,7 @@ def backward_case(draw):
     n = _dims(draw, B=(1, 2), T=(1, 3), d=(1, 2), H=(1, 2))
     B, T, d, H = n["B"], n["T"], n["d"], n["H"]
     return Case((_array(draw, B, T, d), _array(draw, d, H), _array(draw, H, H), _array(draw, H), _array(draw, B, T, H)),
-                _h0(draw, B, H))
+                maybe_h0(draw, B, H))
 
 
 @builder
@@ -142,7 +142,7 @@ def birnn_case(draw):
     def weights():
         return (_array(draw, d, H), _array(draw, H, H), _array(draw, H))
 
-    return Case((_array(draw, B, T, d), _lengths(draw, B, T), weights(), weights()), _h0(draw, B, H))
+    return Case((_array(draw, B, T, d), _lengths(draw, B, T), weights(), weights()), maybe_h0(draw, B, H))
 
 
 BUILDERS = {

@@ -16,7 +16,7 @@ from grader.checks import Case, Fail, check, describe_case
 from grader.choices import builder, integers, lists, sampled_from
 from grader.compare import same
 from . import data as D
-from .inputs import VALUES
+from .inputs import VALUES, maybe_h0
 
 EMBED, FORWARD, LOSS, STEP, SAMPLE = "embed", "tiny_rnn_forward", "tiny_rnn_loss", "sgd_step", "sample"
 PARAMS = ("E", "W_x", "W_h", "b", "W_o", "b_o")
@@ -635,7 +635,9 @@ def embed_builder(draw):
 @builder
 def forward_builder(draw):
     n = _sizes(draw)
-    return Case((_ids(draw, n["B"], n["T"], n["V"]), _model(draw, n["V"], n["d"], n["H"])))
+    # h0 last: a start state given or not (CONTRACT: h0=None means zeros), so a model that
+    # ignores or mishandles it can be shown on a small case.
+    return Case((_ids(draw, n["B"], n["T"], n["V"]), _model(draw, n["V"], n["d"], n["H"])), maybe_h0(draw, n["B"], n["H"]))
 
 
 @builder
@@ -643,7 +645,8 @@ def loss_builder(draw):
     n = _sizes(draw)
     B, T, V = n["B"], n["T"], n["V"]
     lengths = np.array(draw(lists(integers(0, T), min_size=B, max_size=B)), dtype=np.int64)
-    return Case((_ids(draw, B, T, V), _ids(draw, B, T, V), lengths, _model(draw, V, n["d"], n["H"])))
+    return Case((_ids(draw, B, T, V), _ids(draw, B, T, V), lengths, _model(draw, V, n["d"], n["H"])),
+                maybe_h0(draw, B, n["H"]))
 
 
 @builder

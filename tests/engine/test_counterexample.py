@@ -58,6 +58,15 @@ def test_padding_state_counterexample_has_a_short_row(grade, tmp_path):
     assert lengths.strip("[") in ("0", "1", "0, 1", "1, 0")  # a row shorter than T
 
 
+def test_a_capstone_that_ignores_h0_is_shown_a_small_start_state(grade, tmp_path):
+    # The capstone's forward and loss inputs give h0 or leave it out: ignoring it can be shown.
+    result = grade(with_mistake(tmp_path, "tinyrnn", "ignores_h0"), ["tinyrnn"])
+    found = {f[2].splitlines()[0].split(":", 1)[1].split("(")[0].strip(): f[2] for f in visible_counterexamples(result)}
+    assert set(found) >= {"tiny_rnn_forward", "tiny_rnn_loss"}, found
+    for text in found.values():
+        assert ", h0=[[" in text.replace("\n", "")
+
+
 def test_no_counterexample_for_correct_code_or_hidden_checks(grade, tmp_path):
     assert visible_counterexamples(grade(copy_reference(tmp_path / "ref"), ["step", "masking"])) == []
     result = grade(with_mistake(tmp_path, "step", "keeps_state"), ["step"])
