@@ -15,8 +15,8 @@ each laid out as a student folder) and prints, with the default settings
     (benchmark-only code);
 
 the time a lone `grade check` spends grading one submission with mistakes after its
-start-up (a fresh sandboxed grader per submission, whose start-up, the same for every
-submission, is taken as the grading of the reference), with the drawn cases kept and
+start-up (a process of its own and a fresh sandboxed grader per submission, whose start-up,
+the same for every submission, is taken as the grading of the reference), with the drawn cases kept and
 with none kept; and the peak resident memory of the whole process tree while
 `grade class` grades 1000 submissions with 2 jobs. The runs keep their drawn cases in a
 folder of their own (GRADER_CACHE_DIR), never the user's.
@@ -208,26 +208,36 @@ def cache_dir(folder: Path):
 
 def check_grading_seconds(cls: Path, sample: int, cache: Path | None) -> tuple[float, float]:
     """Median and worst time a lone default `grade check` spends grading one submission with
-    mistakes after its start-up, over ``sample`` of them: each in a fresh sandboxed grader
-    (nothing memoised from another submission), whose start-up is the grading of the reference
-    (the worker, the test vectors and the reference's results: the same for every submission).
+    mistakes after its start-up, over ``sample`` of them: each in a process of its own with a
+    fresh sandboxed grader (nothing memoised or compiled for another submission, hypothesis
+    imported only if this one needs it), whose start-up is the grading of the reference (the
+    worker, the test vectors and the reference's results: the same for every submission).
     ``cache``: the folder of kept drawn cases (GRADER_CACHE_DIR), or None for a fresh one each."""
-    from grader.engine import Grader
-    from grader.submission import load_submission
-
     course = load_course(bundled_course_root())
     entries = [e for e in in_class_order(cls) if e.name.startswith("m")][:sample]
     seconds = []
     with tempfile.TemporaryDirectory() as tmp:
         reference = reference_folder(course, Path(tmp) / "reference")
         for i, entry in enumerate(entries):
-            with cache_dir(cache or Path(tmp) / f"cache{i}"), Grader(course) as g:
-                g.grade(load_submission(reference, Path(tmp) / f"r{i}"))   # start-up
-                start = time.perf_counter()
-                g.grade(load_submission(entry, Path(tmp) / f"c{i}"))
-                seconds.append(time.perf_counter() - start)
+            with cache_dir(cache or Path(tmp) / f"cache{i}"):
+                done = subprocess.run([sys.executable, __file__, "--lone-check", str(entry), str(reference)],
+                                      cwd=ROOT, check=True, capture_output=True, text=True)
+            seconds.append(float(done.stdout.split()[-1]))
     seconds.sort()
     return seconds[len(seconds) // 2], seconds[-1]
+
+
+def lone_check(entry: Path, reference: Path) -> float:
+    """In this process: a fresh grader's start-up (grading the reference), then the seconds it
+    spends grading ``entry``."""
+    from grader.engine import Grader
+    from grader.submission import load_submission
+
+    with tempfile.TemporaryDirectory() as tmp, Grader(load_course(bundled_course_root())) as g:
+        g.grade(load_submission(reference, Path(tmp) / "reference"))   # start-up
+        start = time.perf_counter()
+        g.grade(load_submission(entry, Path(tmp) / "entry"))
+        return time.perf_counter() - start
 
 
 def tree_rss(root_pid: int) -> int:
@@ -270,7 +280,12 @@ def main():
     parser.add_argument("--sample", type=int, default=8, help="submissions graded one process each")
     parser.add_argument("--correct", type=float, default=CORRECT_SHARE,
                         help="share of correct submissions in the class (the rest: every known mistake in turn)")
+    parser.add_argument("--lone-check", nargs=2, metavar=("SUBMISSION", "REFERENCE"), type=Path,
+                        help=argparse.SUPPRESS)   # one sample of check_grading_seconds, in its own process
     args = parser.parse_args()
+    if args.lone_check:
+        print(lone_check(*args.lone_check))
+        return
     with tempfile.TemporaryDirectory(prefix="class-bench-") as tmp:
         tmp = Path(tmp)
         os.environ["GRADER_CACHE_DIR"] = str(tmp / "cache")   # starts empty: the first run on a machine
