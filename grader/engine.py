@@ -42,6 +42,10 @@ from grader.worker_errors import submission_error_message, submission_import_mes
 MISSING = object()   # no student with a function that behaved alike came before
 # Failures worth a counterexample: wrong values or an exception, not a missing function or a crash.
 SEARCHABLE = ("cmp.", "prop.", "err.exception")
+# ... but not an argument changed in place: the search compares results only, so all it could
+# show is a call whose result is wrong, which is not what that check says (and, for a function
+# whose results are right, a search through cases that cannot fault it).
+UNSEARCHABLE = ("prop.input_modified",)
 DEFAULT_TIME_LIMIT = 300.0   # seconds of wall clock for one whole submission
 STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check raises instead of failing it
 # Functions of exercises that lost points are answered by the reference in later exercises
@@ -371,7 +375,7 @@ class Grader:
         for result in checks:
             func = result.func
             if (result.passed or result.hidden or not func or func in searched or result.message is None
-                    or not result.message.key.startswith(SEARCHABLE)):
+                    or not result.message.key.startswith(SEARCHABLE) or result.message.key in UNSEARCHABLE):
                 continue
             searched.add(func)
             key = (ctx.exercise.id, func, behaviour(ctx.calls, func))

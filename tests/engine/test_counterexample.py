@@ -67,6 +67,20 @@ def test_a_capstone_that_ignores_h0_is_shown_a_small_start_state(grade, tmp_path
         assert ", h0=[[" in text.replace("\n", "")
 
 
+@pytest.mark.parametrize("exercise, mistake", [("step", "modifies_h_prev"), ("forward", "modifies_h0")])
+def test_no_search_for_an_argument_changed_in_place(grade, tmp_path, monkeypatch, exercise, mistake):
+    # The search compares results: it cannot show a change to an argument, so it is not run
+    # for a function whose only failing check says that.
+    import grader.engine as engine
+
+    searched = []
+    monkeypatch.setattr(engine, "search_counterexample", lambda ctx, func, budget: searched.append(func))
+    result = grade(with_mistake(tmp_path, exercise, mistake), [exercise])
+    failed = [c for e in result.exercises for c in e.checks if not c.passed and not c.hidden]
+    assert failed and all(c.message.key == "prop.input_modified" for c in failed)
+    assert searched == [] and visible_counterexamples(result) == []
+
+
 def test_no_counterexample_for_correct_code_or_hidden_checks(grade, tmp_path):
     assert visible_counterexamples(grade(copy_reference(tmp_path / "ref"), ["step", "masking"])) == []
     result = grade(with_mistake(tmp_path, "step", "keeps_state"), ["step"])
