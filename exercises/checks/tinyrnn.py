@@ -637,7 +637,8 @@ def forward_builder(draw):
     n = _sizes(draw)
     # h0 last: a start state given or not (CONTRACT: h0=None means zeros), so a model that
     # ignores or mishandles it can be shown on a small case.
-    return Case((_ids(draw, n["B"], n["T"], n["V"]), _model(draw, n["V"], n["d"], n["H"])), maybe_h0(draw, n["B"], n["H"]))
+    return Case((_ids(draw, n["B"], n["T"], n["V"]), _model(draw, n["V"], n["d"], n["H"])),
+                maybe_h0(draw, n["B"], n["H"]))
 
 
 @builder
@@ -658,16 +659,49 @@ def step_builder(draw):
     return Case((params, grads, draw(sampled_from((1.0, 0.5)))), {} if max_norm is None else {"max_norm": max_norm})
 
 
+def _u_along(params, prefix, n_max, stop, temperature, picks):
+    """A ``u`` under which the reference samples ``picks`` (step by step, an id whose
+    probability is under 1e-3 gives way to the most likely one): each ``u[k]`` is the middle
+    of its id's interval of the cumulative ``p``, at least half that probability from every
+    partial sum, so implementations that differ in the last bits of ``p`` pick the same ids."""
+    h = np.zeros(params["W_h"].shape[0])
+
+    def step(token, h):
+        return np.tanh(params["E"][token] @ params["W_x"] + h @ params["W_h"] + params["b"])
+
+    for token in prefix:
+        h = step(token, h)
+    u = []
+    for pick in picks:
+        p = _softmax((h @ params["W_o"] + params["b_o"]) / temperature)
+        pick = pick if p[pick] >= 1e-3 else int(np.argmax(p))
+        sums = np.cumsum(p)
+        u.append(float((sums[pick] + (sums[pick - 1] if pick else 0.0)) / 2))
+        if pick == stop:
+            break
+        h = step(pick, h)
+    return np.array(u + [0.5] * (n_max - len(u)))
+
+
 @builder
-def greedy_builder(draw):
+def sample_builder(draw):
+    """Greedy sampling first (temperature 0, the simplest), then above it with a ``u`` that
+    picks ids drawn like any other choice."""
     n = _sizes(draw)
-    prefix = draw(lists(integers(0, n["V"] - 1), min_size=1, max_size=2))
-    return Case((_model(draw, n["V"], n["d"], n["H"]), prefix, draw(integers(0, 3)), draw(integers(0, n["V"] - 1))),
-                {"temperature": 0.0})
+    V = n["V"]
+    params = _model(draw, V, n["d"], n["H"])
+    prefix = draw(lists(integers(0, V - 1), min_size=1, max_size=2))
+    n_max, stop = draw(integers(0, 3)), draw(integers(0, V - 1))
+    temperature = draw(sampled_from((0.0, 1.0, 0.5, 2.0)))
+    if temperature == 0:
+        return Case((params, prefix, n_max, stop), {"temperature": 0.0})
+    picks = draw(lists(integers(0, V - 1), min_size=n_max, max_size=n_max))
+    return Case((params, prefix, n_max, stop),
+                {"temperature": temperature, "u": _u_along(params, prefix, n_max, stop, temperature, picks)})
 
 
 BUILDERS = {EMBED: embed_builder(), FORWARD: forward_builder(), LOSS: loss_builder(), STEP: step_builder(),
-            SAMPLE: greedy_builder()}
+            SAMPLE: sample_builder()}
 ARG_NAMES = {EMBED: ("tokens", "E"), FORWARD: ("tokens", "params"), LOSS: ("tokens", "targets", "lengths", "params"),
              STEP: ("params", "grads", "lr"), SAMPLE: ("params", "prefix", "n_max", "stop_token")}
 RESULT_NAMES = {FORWARD: "(logits, Hs)", LOSS: "(loss, grads)"}

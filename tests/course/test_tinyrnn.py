@@ -215,3 +215,34 @@ def test_the_sampling_inputs_keep_u_away_from_every_partial_sum():
             sums = np.cumsum(np.exp(z - z.max()) / np.exp(z - z.max()).sum())
             assert np.min(np.abs(sums - u[k])) > 1e-6
             h = np.tanh(params["E"][token] @ params["W_x"] + h @ params["W_h"] + params["b"])
+
+
+def test_the_samplers_search_inputs_keep_u_clear_of_every_partial_sum():
+    """The counterexample search's sampler inputs above temperature 0 (its ladder, random rungs
+    included, and the cases simpler than each): every u[k] used on the reference's path lies
+    well away from every partial sum of p, so no correct implementation is shown as wrong."""
+    from grader.choices import ladder, simpler
+
+    spec = load_course(ROOT).registry.builders["sample"]
+    rungs = ladder(spec, repr)
+    rungs += [s for r in rungs for s in simpler(spec, r)]
+    searched = 0
+    for rung in rungs:
+        params, prefix, n_max, stop = rung.case.args
+        temperature, u = rung.case.kwargs["temperature"], rung.case.kwargs.get("u")
+        if temperature == 0:
+            assert u is None
+            continue
+        searched += 1
+        h = np.zeros(params["W_h"].shape[0])
+        for token in prefix:
+            h = np.tanh(params["E"][token] @ params["W_x"] + h @ params["W_h"] + params["b"])
+        for k in range(n_max):
+            z = (h @ params["W_o"] + params["b_o"]) / temperature
+            sums = np.cumsum(np.exp(z - z.max()) / np.exp(z - z.max()).sum())
+            assert np.min(np.abs(sums - u[k])) > 1e-4, (rung.case, k)
+            token = min(int(np.searchsorted(sums, u[k], side="right")), len(sums) - 1)
+            if token == stop:
+                break
+            h = np.tanh(params["E"][token] @ params["W_x"] + h @ params["W_h"] + params["b"])
+    assert searched >= 20

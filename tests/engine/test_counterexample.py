@@ -67,6 +67,16 @@ def test_a_capstone_that_ignores_h0_is_shown_a_small_start_state(grade, tmp_path
         assert ", h0=[[" in text.replace("\n", "")
 
 
+def test_sampling_above_temperature_0_is_searched_with_a_u_that_picks_clear_ids(grade, tmp_path):
+    # The sampler's inputs go above temperature 0 with a u in the middle of each picked id's
+    # interval: a temperature applied the wrong way round is shown on a small call.
+    result = grade(with_mistake(tmp_path, "tinyrnn", "temperature_multiplied"), ["tinyrnn"])
+    found = [f[2] for f in visible_counterexamples(result) if ": sample(" in f[2].splitlines()[0]]
+    assert found, visible_counterexamples(result)
+    call = found[0].replace("\n", "")
+    assert "temperature=0," not in call and ", u=[" in call
+
+
 @pytest.mark.parametrize("exercise, mistake", [("step", "modifies_h_prev"), ("forward", "modifies_h0")])
 def test_no_search_for_an_argument_changed_in_place(grade, tmp_path, monkeypatch, exercise, mistake):
     # The search compares results: it cannot show a change to an argument, so it is not run
