@@ -1,7 +1,7 @@
 """The cases hypothesis draws for a counterexample search, kept between runs.
 
-Drawing them (grader/choices.py: drawn) runs hypothesis's engine: about 0.3 s per function,
-the largest part of a lone `grade check` of a submission with a mistake the ladder cannot
+Drawing them (grader/choices.py: drawn) runs hypothesis's engine: 0.1 to 0.2 s per function
+(and 0.1 s to import hypothesis), the largest part of a lone `grade check` of a submission with a mistake the ladder cannot
 fault. The draw is derandomised, so it is the same every run for the same course, builder
 and hypothesis: what is kept is only the choice indexes of each case, replayed through the
 course's builder on the next run (milliseconds). The reference's results are computed again
