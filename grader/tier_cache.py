@@ -1,11 +1,11 @@
 """The cases hypothesis draws for a counterexample search, kept between runs.
 
 Drawing them (grader/choices.py: drawn) runs hypothesis's engine: 0.1 to 0.2 s per function
-(and 0.1 s to import hypothesis), the largest part of a lone `grade check` of a submission with a mistake the ladder cannot
-fault. The draw is derandomised, so it is the same every run for the same course, builder
-and hypothesis: what is kept is only the choice indexes of each case, replayed through the
-course's builder on the next run (milliseconds). The reference's results are computed again
-each run, never read from here.
+(and 0.1 s to import hypothesis), the largest part of a lone `grade check` of a submission
+with a mistake the ladder cannot fault. The draw is derandomised, so it is the same every
+run for the same course, builder and hypothesis: what is kept is only the choice indexes of
+each case, replayed through the course's builder on the next run (milliseconds). The
+reference's results are computed again each run, never read from here.
 
 Where: ``GRADER_CACHE_DIR`` if set (empty: no cache), else ``$XDG_CACHE_HOME/rnn-grader`` or
 ``~/.cache/rnn-grader``. A file is named by a digest of everything the draw depends on (the
