@@ -11,7 +11,8 @@ The same builder is then
     smallest first. Deterministic and cheap (microseconds a case, against ~7 ms a
     case drawn by hypothesis), so the ladder of a function is built once per run
     and sent to the student's code in one request;
-  * shrunk (:func:`simpler`): the cases one step simpler than a failing one;
+  * shrunk (:func:`simpler`): the cases one step simpler than a failing one, and
+    (:func:`merge`) all the steps that still failed at once;
   * drawn by hypothesis (:func:`drawn`), once per run, where the ladder finds
     nothing: a second ladder of hypothesis's cases, each with its choices, so it
     goes to the student's code in one request and is shrunk like the first.
@@ -245,3 +246,18 @@ def simpler(spec: Builder, rung: Rung) -> list[Rung]:
         if size(built) < size(rung):
             found.append(built)
     return sorted(found, key=size)
+
+
+def merge(spec: Builder, rung: Rung, others: list[Rung]) -> Rung | None:
+    """The case with each choice at its simplest among ``rung`` and ``others`` (simpler cases
+    that also failed in the same round), or None if that is no simpler than ``rung``. Tried
+    with the next round's candidates: where failing moves combine, as they mostly do, the
+    shrink takes them all in one round instead of one a round."""
+    if not others:
+        return None
+    width = max(len(r.indexes) for r in (rung, *others))
+
+    def at(r, p):
+        return r.indexes[p] if p < len(r.indexes) else 0
+    candidate = build(spec, tuple(min(at(r, p) for r in (rung, *others)) for p in range(width)))
+    return candidate if size(candidate) < size(rung) else None

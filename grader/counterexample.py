@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grader.checks import Case, quiet_numpy
-from grader.choices import DRAWN_RUNGS, Rung, build as build_rung, drawn, ladder, simpler
+from grader.choices import DRAWN_RUNGS, Rung, build as build_rung, drawn, ladder, merge, simpler, size
 from grader.compare import compare
 from grader.i18n import Message
 from grader.kit_records import call_digest
@@ -222,13 +222,16 @@ def search(ctx, func: str, budget: Budget | None = None) -> Counterexample | Non
 
 
 def _shrink(ctx, func, rung, verdict, seen, budget):
-    """Simpler cases than the failing ``rung``, a batch a round, while one of them still fails."""
+    """Simpler cases than the failing ``rung``, a batch a round, while one of them still fails.
+    Each round also tries every simplification that failed in the last one at once (merge)."""
     reference = ctx.reference(func)
+    spec = _inputs(ctx).builders[func]
+    merged = None   # every simplification that still failed last round, at once (see merge)
     for _ in range(SHRINK_ROUNDS):
         if budget.left() <= 0:
             break
         candidates = []
-        for candidate in simpler(_inputs(ctx).builders[func], rung):
+        for candidate in sorted(simpler(spec, rung) + ([merged] if merged else []), key=size):
             key = call_digest(func, candidate.case.args, candidate.case.kwargs)
             if key in seen:
                 continue
@@ -243,6 +246,7 @@ def _shrink(ctx, func, rung, verdict, seen, budget):
         if not smaller:
             break
         rung, verdict = smaller[0]   # candidates come smallest first
+        merged = merge(spec, rung, [c for c, _ in smaller[1:]])
     return rung, verdict
 
 

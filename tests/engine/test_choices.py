@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.choices import build, builder, integers, ladder, lists, sampled_from, simpler, size
+from grader.choices import build, builder, integers, ladder, lists, merge, sampled_from, simpler, size
 from grader.kit_records import call_digest
 from grader.course import bundled_course_root, load_course
 
@@ -57,6 +57,17 @@ def test_simpler_cases_are_simpler_and_reach_the_simplest():
             break
         rung = moves[0]
     assert rung.case[0].tolist() == [0.0] and rung.case[1] == 0
+
+
+def test_merge_takes_each_choice_at_its_simplest_among_the_failing_cases():
+    start = build(pair(), (2, 0, 1, 2, 1, 2))          # [1, -1, 1], 2
+    first_zero = build(pair(), (2, 0, 0, 2, 1, 2))     # [0, -1, 1], 2
+    last_zero = build(pair(), (2, 0, 1, 2, 1, 0))      # [1, -1, 1], 0
+    both = merge(pair(), start, [first_zero, last_zero])
+    assert both.case[0].tolist() == [0.0, -1.0, 1.0] and both.case[1] == 0
+    assert size(both) < min(size(first_zero), size(last_zero))
+    assert merge(pair(), start, []) is None
+    assert merge(pair(), both, [start]) is None          # nothing simpler than the merged case itself
 
 
 def test_every_builder_of_the_course_gives_a_ladder_the_reference_accepts():

@@ -148,6 +148,30 @@ def test_the_ladder_goes_in_one_request_and_shrinking_in_a_few(grade, grader, tm
     assert sent.count("batch") >= 1
 
 
+def test_shrinking_takes_every_simplification_that_still_fails_at_once(grade, grader, tmp_path, monkeypatch):
+    """A capstone forward that ignores h0 fails on many simpler cases at a time (fewer rows, a
+    shorter sequence, a smaller vocabulary...): each round also tries all of them together, so
+    tiny_rnn_forward and tiny_rnn_loss shrink in 9 rounds between them, not 18 taking one
+    simplification a round; and to a case as small."""
+    from grader import counterexample
+
+    folder = with_mistake(tmp_path, "tinyrnn", "ignores_h0")
+    rounds = []
+    original = counterexample._verdicts
+
+    def counting(ctx, func, cases, shared=False):
+        if not shared:   # a shrinking round (the ladder's request is shared)
+            rounds.append(func)
+        return original(ctx, func, cases, shared)
+
+    monkeypatch.setattr(counterexample, "_verdicts", counting)
+    found = visible_counterexamples(grade(folder, ["tinyrnn"]))
+    assert {name for _, name, _ in found} >= {"forward_reference", "loss_reference"}
+    assert len(rounds) <= 10, rounds
+    forward = next(text for _, name, text in found if name == "forward_reference")
+    assert "tiny_rnn_forward(tokens=[[0]]" in forward and "h0=" in forward, forward
+
+
 def test_a_student_whose_function_behaves_alike_gets_the_same_answer_in_one_call(grade, grader, tmp_path,
                                                                                    monkeypatch):
     first = grade(with_mistake(tmp_path, "step", "missing_bias"), ["step"])
