@@ -249,15 +249,15 @@ def simpler(spec: Builder, rung: Rung) -> list[Rung]:
 
 
 def merge(spec: Builder, rung: Rung, others: list[Rung]) -> Rung | None:
-    """The case with each choice at its simplest among ``rung`` and ``others`` (simpler cases
-    that also failed in the same round), or None if that is no simpler than ``rung``. Tried
-    with the next round's candidates: where failing moves combine, as they mostly do, the
-    shrink takes them all in one round instead of one a round."""
+    """The case with each choice at its simplest among ``rung`` (the smallest case that failed
+    in a shrinking round) and ``others`` (the round's other failing cases), or None if that is
+    no simpler than ``rung``. Tried with the next round's candidates: where the failing moves
+    combine, the shrink takes them all in one round instead of one a round. Cases whose choices
+    differ in structure may combine into an unrelated case: it is one candidate more, no worse."""
     if not others:
         return None
-    width = max(len(r.indexes) for r in (rung, *others))
-
-    def at(r, p):
-        return r.indexes[p] if p < len(r.indexes) else 0
-    candidate = build(spec, tuple(min(at(r, p) for r in (rung, *others)) for p in range(width)))
+    cases = (rung, *others)
+    width = max(len(r.indexes) for r in cases)
+    indexes = tuple(min(r.indexes[p] if p < len(r.indexes) else 0 for r in cases) for p in range(width))
+    candidate = build(spec, indexes)
     return candidate if size(candidate) < size(rung) else None
