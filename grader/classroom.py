@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grader
+from grader.code_digest import put
 from grader.engine import Grader
 from grader.errors import SubmissionError
 from grader.grade_path import grade_path
@@ -83,29 +84,43 @@ def readable(name: str) -> str:
 
 
 def content_hash(path: Path, course_fingerprint: str) -> str:
-    """What was graded: the entry's names and bytes (symlinks not followed), and the course."""
-    digest = hashlib.sha256(course_fingerprint.encode())
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+    """What was graded: the entry's kind (one file or a folder), names and bytes (symlinks not
+    followed), and the course. Every part is framed by its length and each file's bytes enter as
+    their own digest (grader/code_digest.py: put), so no two different entries hash alike: a
+    folder holding ``a.py`` = ``x`` and ``b.py`` = ``y`` is not one holding only ``a.py`` =
+    ``xb.py\\0y`` (issue 41). A gradebook from before this framing matches no entry: each
+    student is graded again once."""
+    digest = hashlib.sha256()
+    put(digest, course_fingerprint.encode("utf-8", "surrogateescape"))
+    single = path.is_file()
+    put(digest, b"file" if single else b"folder")
+    files = [path] if single else sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink())
     for file in files:
+        relative = file.relative_to(path).as_posix() if file != path else file.name
+        put(digest, relative.encode("utf-8", "surrogateescape"))
+        content = hashlib.sha256()
         try:
-            relative = file.relative_to(path).as_posix() if file != path else file.name
-            digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
             with open(file, "rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(block)
+                    content.update(block)
         except OSError:
-            digest.update(b"<unreadable>")
+            put(digest, b"unreadable")
+        else:
+            put(digest, b"bytes " + content.digest())
     return digest.hexdigest()
 
 
 def course_fingerprint(course) -> str:
-    """Changes when the course or the grader changes, so stale grades are redone."""
-    digest = hashlib.sha256(grader.__version__.encode())
-    digest.update(course_secret_fingerprint(course).encode())   # hidden inputs follow the secret (never stored)
+    """Changes when the course or the grader changes, so stale grades are redone. Each file
+    enters as two framed parts, its path and its bytes (grader/code_digest.py: put)."""
+    digest = hashlib.sha256()
+    put(digest, grader.__version__.encode())
+    put(digest, course_secret_fingerprint(course).encode())   # hidden inputs follow the secret (never stored)
     for folder in (course.root / "exercises", course.root / "solutions", Path(grader.__file__).parent):
         for file in sorted(folder.rglob("*")):
             if file.is_file() and file.suffix in (".py", ".yaml") and "__pycache__" not in file.parts:
-                digest.update(file.as_posix().encode() + file.read_bytes())
+                put(digest, file.as_posix().encode("utf-8", "surrogateescape"))
+                put(digest, file.read_bytes())
     return digest.hexdigest()[:16]
 
 
