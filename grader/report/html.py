@@ -3,8 +3,10 @@
 The same parts as the Markdown report (total, notes, a table of exercises, then each
 exercise that lost points: failing checks with message, counterexample and hint, the
 known mistakes, what the code printed), as real HTML. One inline style sheet, no
-script, nothing fetched. Every text is escaped (visible escapes for control characters,
-then HTML entities): no student text is ever markup.
+script, nothing fetched, and the page says so to the browser: a Content-Security-Policy as
+strict as the class report's (grader/class_report.py), so even markup that slipped through would
+run no script and fetch nothing (issue 41). Every text is escaped (visible escapes for control
+characters, then HTML entities): no student text is ever markup.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ td.points{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f6f8fa;padding:.6rem;overflow:auto}
 """
 
+# Nothing is fetched and nothing runs: no script, image, font, frame or connection from anywhere,
+# only the inline style sheet; no <base> may redirect links, no form may submit anywhere.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
 
 def esc(raw) -> str:
     return html.escape(visible(raw), quote=True)
@@ -31,6 +37,7 @@ def esc(raw) -> str:
 def render_html(view: SubmissionView, title: str = "") -> str:
     mark = _mark(view.all_passed)
     parts = ["<!doctype html>", f"<html lang='{esc(view.lang)}'>", "<meta charset='utf-8'>",
+             f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">",
              f"<title>{esc(title or view.label('report.title'))}</title>", f"<style>{STYLE}</style>",
              f"<h1>{esc(view.label('report.title'))} — {esc(view.points)} {mark}</h1>"]
     parts += [f"<p class='note'>{esc(note)}</p>" for note in view.notes]
