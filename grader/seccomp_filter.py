@@ -6,7 +6,9 @@ or enter namespaces, or talk to the kernel's tracing and module interfaces. Each
 those is how one submission could reach another or the instructor (shared memory
 left for the next student, a keyring that outlives the run, an implant ptraced into
 a long-lived process). The filter refuses them with EPERM, so student code sees an
-ordinary ``PermissionError``; everything else is allowed.
+ordinary ``PermissionError``; everything else is allowed. Calls that change a process's
+limits, priority, CPU affinity, scheduling or I/O priority are allowed on the calling
+process only (``OWN_PROCESS_ONLY``): the sandbox's pid 1 outlives every submission.
 
 libseccomp (through pyseccomp, a ctypes binding) compiles the rules into BPF on the
 trusted side; the worker only loads the bytes (``grader/worker/confine.py``), so the
@@ -54,6 +56,32 @@ CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 
 # ioctls that push input into a terminal (none is open in the worker, but no terminal is ours to type into)
 TTY_INJECTION = (0x5412, 0x541C)   # TIOCSTI, TIOCLINUX
 
+# Process controls: a process may change its own limits, priority, CPU affinity, scheduling and
+# I/O priority, never another's. Under bubblewrap the sandbox's pid 1 (the zygote, which outlives
+# every submission) has the children's uid, and without bubblewrap in the "landlock" mode the
+# child has the grader's: the kernel lets a process of the same uid lower pid 1's hard limits, nice
+# it, pin it to one CPU or make it SCHED_IDLE, and every later child inherits that for good (hard
+# limits and nice values cannot be raised back without a capability). So the call is refused
+# (EPERM) unless it names the calling process as 0, the C library's and Python's own spelling
+# (os.nice, resource.setrlimit, os.sched_setaffinity(0, ...), os.setpriority(os.PRIO_PROCESS, 0,
+# n)). A filter cannot know the caller's pid, so naming itself by os.getpid() is refused as well.
+# Each entry: the call, the argument that names the target, and for calls whose first argument
+# says what kind of target that is, the one kind allowed (which=PRIO_PROCESS, IOPRIO_WHO_PROCESS).
+# An argument the kernel reads as 32 bits is compared here as 64: a target hidden in the low half
+# under a non-zero high half is refused, never let through.
+OWN_PROCESS_ONLY = (
+    ("setpriority", 1, 0),          # (which, who, prio): PRIO_PROCESS 0 only; PRIO_PGRP and PRIO_USER reach others
+    ("ioprio_set", 1, 1),           # (which, who, ioprio): IOPRIO_WHO_PROCESS 0 only; PGRP and USER reach others
+    ("sched_setaffinity", 0, None),
+    ("sched_setscheduler", 0, None),
+    ("sched_setparam", 0, None),
+    ("sched_setattr", 0, None),
+    ("migrate_pages", 0, None),
+    ("move_pages", 0, None),        # (it also only reports where pages are: of another process, refused too)
+)
+# prlimit64(pid, resource, new, old): reading another's limits (new is NULL) stays allowed
+PRLIMIT_TARGET, PRLIMIT_NEW = 0, 2
+
 
 class SeccompUnavailable(Exception):
     """libseccomp (or its binding) is missing here; the sandbox then is not used."""
@@ -78,6 +106,14 @@ def program() -> bytes:
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     for request in TTY_INJECTION:
         rules.add_rule(denied, "ioctl", sc.Arg(1, sc.EQ, request))
+    for name, target, kind in OWN_PROCESS_ONLY:
+        try:
+            rules.add_rule(denied, name, sc.Arg(target, sc.NE, 0))
+            if kind is not None:
+                rules.add_rule(denied, name, sc.Arg(0, sc.NE, kind))
+        except (ValueError, OSError, RuntimeError):
+            pass   # not a system call on this architecture
+    rules.add_rule(denied, "prlimit64", sc.Arg(PRLIMIT_TARGET, sc.NE, 0), sc.Arg(PRLIMIT_NEW, sc.NE, 0))
     with tempfile.TemporaryFile() as out:
         rules.export_bpf(out)
         out.seek(0)
