@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import locale
 import os
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -103,10 +102,13 @@ def text(value, lang: str) -> str:
 
 
 def display_width(value: str) -> int:
-    """The terminal columns ``value`` takes: East Asian wide and full-width characters (Chinese
-    text, its punctuation) take two, combining marks none, so columns of either language line up."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in value)
+    """The terminal columns ``value`` takes, as rich measures them (``rich.cells.cell_len``): East
+    Asian wide and full-width characters (Chinese text, its punctuation) take two, combining and
+    enclosing marks, zero-width characters and Thai vowel marks none, an emoji joined into one
+    (a family) two; so columns of either language line up (issue 41)."""
+    from rich.cells import cell_len   # 1 ms to import: only the commands that print columns pay it
+
+    return cell_len(value)
 
 
 def pad(value: str, width: int, right: bool = False) -> str:
