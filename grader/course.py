@@ -11,6 +11,7 @@ and line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,6 +105,12 @@ class Course:
 
     @property
     def answer_key_path(self) -> Path:
+    # A notebook runs cell by cell (grader/notebook_run.py): each cell's wall clock and a whole run's,
+    # in seconds; and the packages graded code may import besides numpy and the standard library,
+    # for display only (matplotlib), importable in the sandbox where the grader's environment has them.
+    notebook_cell_seconds: float = 10.0
+    notebook_seconds: float = 60.0
+    display_packages: list[str] = field(default_factory=list)
         return self.reference_dir / "answers.yaml"
 
     @property
@@ -297,7 +304,18 @@ def _load_info(exercises_dir: Path) -> CourseInfo:
     order = r.get("order", list, default=[], required=False)
     if not all(isinstance(x, str) for x in order) or len(set(order)) != len(order):
         r.fail("order must be a list of distinct exercise ids")
-    return CourseInfo(title=r.texts("title"), notebook=notebook, order=list(order))
+    cell_seconds = r.get("notebook_cell_seconds", float, default=10.0, required=False)
+    notebook_seconds = r.get("notebook_seconds", float, default=60.0, required=False)
+    if not 0 < cell_seconds <= notebook_seconds:
+        r.fail("notebook_cell_seconds must be positive and at most notebook_seconds")
+    display = r.get("display_packages", list, default=[], required=False)
+    if not all(isinstance(p, str) and re.fullmatch(r"[A-Za-z_]\w*", p) for p in display):
+        r.fail("display_packages must be a list of top-level package names (such as matplotlib)")
+    if {"numpy", "grader"} & set(display):
+        r.fail("display_packages names numpy or the grader; numpy is always importable, the grader never")
+    return CourseInfo(title=r.texts("title"), notebook=notebook, order=list(order),
+                      notebook_cell_seconds=cell_seconds, notebook_seconds=notebook_seconds,
+                      display_packages=list(dict.fromkeys(display)))
 
 
 def _check_messages(folder: Path) -> None:

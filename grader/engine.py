@@ -25,8 +25,9 @@ from grader.counterexample import recheck as recheck_counterexample
 from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
+from grader.display_packages import declare as declare_display_packages
 from grader.errors import InternalError
-from grader.graded_work import prepare
+from grader.graded_work import WHAT_WAS_GRADED, prepare
 from grader.i18n import Message, add_course_messages
 from grader.kit_records import NotInKit
 from grader.plain_code import shares_one_child
@@ -37,7 +38,8 @@ from grader.runtime import CourseRuntime
 from grader.stand_ins import StandInAnswers, stand_ins_for
 from grader.submission import Submission
 from grader.view import points
-from grader.worker_errors import submission_error_message, submission_import_message
+from grader.notebook_run import notebook_runs
+from grader.worker_errors import stopped_cell_notes, submission_error_message, submission_import_message
 
 MISSING = object()   # no student with a function that behaved alike came before
 # Failures worth a counterexample: wrong values or an exception, not a missing function or a crash.
@@ -71,10 +73,11 @@ class GradingContext(Context):
     files named as the student handed them in (a single file or notebook by its own name)."""
 
     submission: Submission | None = None
+    notebooks: dict = {}     # the submission's notebook runs (grader/notebook_run.py), by module
 
     def error_message(self, error: dict, func: str) -> tuple:
         return submission_error_message(error, func, self.exercise, self.submission, self.runtime.course,
-                                        self._describe_line)
+                                        self._describe_line, self.notebooks)
 
 
 def names_from_hidden_calls(exercise: Exercise) -> bool:
@@ -109,6 +112,7 @@ class Grader:
         self.kit = self.runtime.kit
         self.hidden = hidden and not self.kit
         counterexamples = counterexamples and not self.kit   # a search needs the reference on new inputs
+        declare_display_packages(course.info.display_packages if course.info else ())   # before the worker starts
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root, *private])
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
@@ -145,6 +149,7 @@ class Grader:
         submission = prepare(submission, self.course)   # the notebook or the .py files (grader/graded_work.py)
         self._import_failures: dict[str, dict] = {}
         self._timed_out: dict[str, float] = {}    # functions not called again (grader/runner.py)
+        self._notebook_runs: dict = {}
         self._deadline = time.monotonic() + self.time_limit
         self._cx_budget = CounterexampleBudget()
         results: dict[str, ExerciseResult] = {}
@@ -165,7 +170,9 @@ class Grader:
         self._shared = shared
         if progress is not None:
             progress.start(total=len(exercises))
-        with self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins():
+        notebooks = notebook_runs(submission, self.course)
+        with (self.worker.staged(submission.root) as self._root, self._sharing(shared), self._stand_ins(),
+              self._notebooks(notebooks)):
             pending = []
             for exercise in exercises:
                 if progress is not None:
@@ -197,6 +204,8 @@ class Grader:
             result.elapsed = elapsed[exercise_id]
         notes = [*submission.messages, *(Message("note.submission", text=plain(n, 500)) for n in submission.notes)]
         if not self.worker.isolation.confined:
+        first = 1 if notes and notes[0].key in WHAT_WAS_GRADED else 0     # after what was graded, named once
+        notes[first:first] = stopped_cell_notes(submission, notebooks, self.course)
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
         elif not self.worker.isolation.sandboxed:   # the fallback (grader/sandbox.py) says which it is
             notes.append(Message("note.confined", how=self.isolation, reason=self.worker.isolation.reason))
@@ -215,6 +224,16 @@ class Grader:
             self.worker.stand_in_handler = None
 
     @contextlib.contextmanager
+    @contextlib.contextmanager
+    def _notebooks(self, notebooks: dict):
+        """The submission's notebook modules, run cell by cell (grader/notebook_run.py)."""
+        self.worker.notebooks = notebooks
+        self._notebook_runs = notebooks
+        try:
+            yield
+        finally:
+            self.worker.notebooks = {}
+
     def _sharing(self, shared: bool):
         self.worker.share_children = shared
         try:
@@ -260,6 +279,7 @@ class Grader:
         ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)
         ctx.submission = submission
         checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
+        ctx.notebooks = self._notebook_runs
         student.finish_plan()
         # From the visible checks (and imports) alone: hidden ones run last where the exercises
         # share a child, and the visible marks must not depend on where the hidden checks ran.

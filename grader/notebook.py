@@ -581,3 +581,113 @@ def notebook_to_module(path: Path, label: str | None = None) -> ConvertedNoteboo
     """Read and convert in one go."""
     label = label or Path(path).name
     return convert_notebook(read_notebook(path, label), label)
+
+
+# ---------------------------------------------------------------------------
+# the cells as the worker runs them
+
+@dataclass
+class NotebookCells:
+    """A converted notebook as the worker runs it: one cell at a time, in order, in one namespace,
+    a cell that raises stopped and the next one run (Jupyter's "run all" with errors allowed).
+
+    ``spans``: (first line, last line, cell) of each code cell with code, in module lines
+    (1-based, inclusive). ``first_lines``: each cell's first line of code, for the report.
+    ``defines`` / ``deletes``: the names each cell binds or deletes at module level, read from
+    its syntax tree (never run here), so that a function that is missing can be traced to the
+    cell that should have defined it."""
+
+    spans: list[tuple[int, int, int]]
+    first_lines: dict[int, str] = field(default_factory=dict)
+    defines: dict[int, set[str]] = field(default_factory=dict)
+    deletes: dict[int, set[str]] = field(default_factory=dict)
+    uncompiled: set[int] = field(default_factory=set)   # cells commented out: they do not compile
+
+    def wire(self) -> list[list[int]]:
+        """The spans as the worker's import request carries them."""
+        return [[first, last, cell] for first, last, cell in self.spans]
+
+    def defining(self, name: str) -> list[int]:
+        """The cells that bind ``name`` at module level, in order."""
+        return [cell for _, _, cell in self.spans if name in self.defines.get(cell, ())]
+
+    def deleting(self, name: str) -> list[int]:
+        return [cell for _, _, cell in self.spans if name in self.deletes.get(cell, ())]
+
+
+MAX_SHOWN_LINE = 60
+_TOP_DEF = re.compile(r"(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)")
+
+
+def notebook_cells(source: str, line_map: list[tuple[int, int]]) -> NotebookCells:
+    """The cells of the module ``source`` that convert_notebook wrote with ``line_map`` (the
+    private copy, after grader/graded_work.py rewrote leftover imports: same lines)."""
+    lines = source.split("\n")
+    spans: list[tuple[int, int, int]] = []
+    for number, (cell, _) in enumerate(line_map, start=1):
+        if spans and spans[-1][2] == cell and spans[-1][1] == number - 1:
+            spans[-1] = (spans[-1][0], number, cell)
+        else:
+            spans.append((number, number, cell))
+    result = NotebookCells(spans=[])
+    for first, last, cell in spans:
+        text = lines[first - 1:last]
+        code = [ln for ln in text if ln.strip() and not ln.lstrip().startswith("#")]
+        if not code:       # nothing to run: comments, or a cell commented out as it does not compile
+            bare = [ln[2:] if ln.startswith("# ") else ln for ln in text]
+            defined = {m.group(1) for ln in bare if (m := _TOP_DEF.match(ln))}
+            if defined and _parse_error("\n".join(bare) + "\n") is not None:
+                result.uncompiled.add(cell)
+                result.first_lines[cell] = _short(next(ln for ln in bare if ln.strip()), MAX_SHOWN_LINE)
+                result.defines[cell] = defined
+            continue
+        result.spans.append((first, last, cell))
+        result.first_lines[cell] = _short(code[0], MAX_SHOWN_LINE)
+        result.defines[cell], result.deletes[cell] = _bound_names("\n".join(text) + "\n")
+    return result
+
+
+def _bound_names(text: str) -> tuple[set[str], set[str]]:
+    """Names a cell binds and deletes at module level (inside if/for/while/with/try too)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(), set()
+    defines: set[str] = set()
+    deletes: set[str] = set()
+
+    def targets(node, into):
+        if isinstance(node, ast.Name):
+            into.add(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                targets(element, into)
+        elif isinstance(node, ast.Starred):
+            targets(node.value, into)
+
+    def visit(body):
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defines.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    targets(target, defines)
+            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and stmt.value is not None:
+                targets(stmt.target, defines)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                defines.update((a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*")
+            elif isinstance(stmt, ast.Delete):
+                for target in stmt.targets:
+                    targets(target, deletes)
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef)):
+                    visit(inner)
+            for handler in getattr(stmt, "handlers", None) or ():
+                visit(handler.body)
+
+    visit(tree.body)
+    return defines, deletes

@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.notebook_run import MAX_RERUNS, CellClock
 from grader.sandbox import SUBMISSION_UIDS, Cgroup, Isolation, choose_isolation, protect_from_others, worker_preexec
 from grader.stand_ins import answer_stand_in
 from grader.worker import wire
@@ -203,6 +204,10 @@ class Worker:
         self.share_children = False
         self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
         self.stand_in_handler = None   # answers calls to stand-ins (grader/stand_ins.py), set per submission
+        # The staged submission's notebook modules (grader/notebook_run.py), set per submission, and
+        # the clock of the one whose cells run now (see _reply).
+        self.notebooks: dict = {}
+        self.cell_clock = None
         self.restarts = 0
         self.received = 0   # bytes of replies accepted from the submission being graded
         _remove_stale_exchanges()
@@ -412,13 +417,18 @@ class Worker:
 
     def _reply(self, session: Session, deadline: float, stand_ins: tuple = (), calling: str | None = None) -> dict:
         """The child's next reply, or the refusal of one over the submission's budget. Calls
-        to stand-ins on the way are answered here, by the handler the grader set."""
+        to stand-ins on the way are answered here, by the handler the grader set. While a notebook
+        runs (``cell_clock``), each cell's frame starts that cell's own budget."""
+        overall = deadline
         while True:
             try:
                 reply = checked(session.replies.recv(deadline, limit=self.limits.reply_limit(self.received)))
             except wire.TooLarge as refused:
                 return {"ok": False, "error": self.limits.refusal(refused.size)}
             self.received += session.replies.last_size
+            if "cell" in reply and self.cell_clock is not None and reply.get("ok"):
+                deadline = self.cell_clock.started(reply["cell"], overall)
+                continue
             if "stand_in" not in reply:
                 return reply
             answer = answer_stand_in(self.stand_in_handler, reply, stand_ins, calling)
@@ -564,9 +574,39 @@ class StudentModule:
         return self.import_error
 
     def _import(self, timeout: float, fresh: bool = True, plan: tuple = ()) -> dict:
+        notebook = self.worker.notebooks.get(self.module)
+        if notebook is None:
+            return self._import_once(timeout, fresh, plan)
+        # A notebook runs cell by cell (grader/notebook_run.py): a cell that cost the child (past
+        # its budget, or it ended the process) is left out, and the run starts again without it.
+        for _ in range(MAX_RERUNS):
+            left = self._time_left_of_submission()
+            if left <= 0:
+                return {"ok": False, "error": {"kind": "time_limit"}}
+            clock = self.worker.cell_clock = CellClock(notebook)
+            try:
+                reply = self._import_once(notebook.timeout(left), fresh, plan, notebook)
+            finally:
+                self.worker.cell_clock = None
+            error = reply.get("error") if not reply.get("ok") else None
+            if type(error) is dict and error.get("kind") in ("timeout", "crash") and clock.cell is not None:
+                notebook.lost_child(clock.cell, error, clock.notebook_budget)
+                fresh = True
+                continue
+            if reply.get("ok"):
+                notebook.record(reply.get("cells"))
+            return reply
+        return reply
+
+    def _time_left_of_submission(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def _import_once(self, timeout: float, fresh: bool = True, plan: tuple = (), notebook=None) -> dict:
         session = self.worker.session
         fresh = fresh or self._session != self.worker.sessions
         message = {"op": "import", "module": self.module, "slot": self.slot, "fresh": fresh}
+        if notebook is not None:
+            message.update(notebook.request())
         if self.stand_ins:
             message["stand_ins"] = [list(pair) for pair in self.stand_ins]
         if plan:
@@ -577,7 +617,7 @@ class StudentModule:
             if not plan:
                 return None
             return (("import", self.slot, self.module, check, fresh, self.stand_ins,
-                     tuple((p.func, p.reuse_args) for p in plan)),
+                     tuple((p.func, p.reuse_args) for p in plan), notebook and notebook.state()),
                     tuple(p.case for p in plan))
 
         if (session is not None and session.root == self.root

@@ -133,7 +133,9 @@ def _site_dirs() -> list[Path]:
 def _numpy_dirs() -> list[Path]:
     package = Path(numpy.__file__).resolve().parent
     libs = package.parent / "numpy.libs"    # the wheel's bundled BLAS
-    return [package] + ([libs] if libs.is_dir() else [])
+    # and the course's display-only packages (matplotlib) where installed (grader/display_packages.py)
+    from grader.display_packages import bound_dirs
+    return [package] + ([libs] if libs.is_dir() else []) + bound_dirs()
 
 
 def bwrap_command(exchange: Path, hidden: list[Path] = ()) -> list[str]:

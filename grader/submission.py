@@ -93,6 +93,22 @@ class Submission:
     # messages); grader/graded_work.py grades one instead where the .py files are unchanged stubs
     notebooks: list[tuple[str, Path, str]] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)        # keyed notes for the report, in the student's language
+    _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def cells(self, module: str):
+        """A notebook module's cells as the worker runs them (grader/notebook.py NotebookCells),
+        read from the private copy once; None for a module that is not a notebook."""
+        if module not in self.line_maps:
+            return None
+        if module not in self._cells:
+            from .notebook import notebook_cells
+
+            try:
+                source = (self.root / self.modules[module]).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, KeyError):
+                source = ""
+            self._cells[module] = notebook_cells(source, self.line_maps[module])
+        return self._cells[module]
 
     def note_texts(self, lang: str = "en") -> list[str]:
         """The notes as the report shows them in ``lang``."""

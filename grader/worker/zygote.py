@@ -35,6 +35,7 @@ extra module would be one more file the sandbox must expose.
 
 from __future__ import annotations
 
+import __future__
 import builtins
 import errno
 import gc
@@ -62,6 +63,9 @@ import process_state  # noqa: E402
 import wire  # noqa: E402
 
 OUTPUT_KEEP = 4096          # bytes of a child's stdout/stderr kept per reply
+MAX_STOPPED_CELLS = 200     # stopped cells of a notebook described in one reply
+# the `from __future__` features a notebook's cell passes on to the cells after it, as in IPython
+FUTURE_FLAGS = sum({getattr(__future__, f).compiler_flag for f in __future__.all_feature_names})
 MAX_CONTROL = 1 << 16       # bytes of one control datagram
 
 
@@ -467,6 +471,7 @@ class Harness:
         self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
         self.imported = False   # whether any student module has been imported in this child
+        self.compiled = {}      # a notebook's cells, compiled once per child (run_cells)
         self.last_call = None
         worker_dir = os.path.dirname(os.path.abspath(__file__))
         sys.path[:] = [root] + [p for p in sys.path if p and os.path.abspath(p) != worker_dir]
@@ -479,6 +484,12 @@ class Harness:
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
         self.sandboxed = bool(open_request.get("sandboxed"))
         self.private_tmp = (open_request.get("confine") or {}).get("tmp")
+        # A display-only package a course allows (grader/display_packages.py): matplotlib draws
+        # without a screen, and keeps its caches in the sandbox's /tmp (without bubblewrap, the
+        # child's private one), never in a folder outside.
+        os.environ["MPLBACKEND"] = "Agg"
+        if self.sandboxed or self.private_tmp:
+            os.environ["MPLCONFIGDIR"] = os.path.join(self.private_tmp or "/tmp", ".matplotlib")
         self.baseline = process_state.baseline(self.sandboxed, MODULES_AT_FORK)
 
     def reply(self, message):
@@ -514,21 +525,81 @@ class Harness:
                 empty_tmp(self.private_tmp)
         name = request.get("module")
         slot = request.get("slot") or name
+        stopped = None    # a notebook's stopped cells (run_cells)
         if request.get("fresh", True) or slot not in self.modules:
             # What one exercise's calls leave in module globals stays with that exercise.
             self.forget_student_modules()
             stand_ins = [s for s in request.get("stand_ins") or () if type(s) is list and len(s) == 3]
             try:
                 self.empty_modules([s for s in stand_ins if s[2] == "empty" and s[0] != name])
-                self.modules[slot] = importlib.import_module(name)
+                if isinstance(request.get("cells"), list):
+                    self.modules[slot], stopped = self.run_cells(name, request)
+                else:
+                    self.modules[slot] = importlib.import_module(name)
                 self.patch_stand_ins([s for s in stand_ins if s[2] == "patch"])
             except BaseException as exc:  # noqa: BLE001 -- student code may raise anything
                 self.modules.pop(slot, None)
                 self.reply({"ok": True, "error": describe_exception(exc, self.root)})
                 return
-        self.reply({"ok": True, "error": None})
+        self.reply({"ok": True, "error": None, **({"cells": stopped} if stopped is not None else {})})
         if request.get("calls"):   # the exercise's plan, in the same request
             self.handle({"op": "batch", "module": slot, "calls": request["calls"]})
+
+    def run_cells(self, name, request):
+        """A notebook's module (grader/notebook.py), run as Jupyter runs all cells with errors
+        allowed: each cell compiled and run on its own, in order, in the module's namespace; one
+        that raises anything (SystemExit and KeyboardInterrupt too) is stopped and the next one
+        runs. Before each cell a frame {"cell": n} tells the grader, which holds each cell to its
+        own time budget and the whole run to the notebook's (grader/runner.py): a cell past its
+        budget ends this child, and the next run leaves it out ("skip"; "stop_at": the cell where
+        the notebook's budget ran out, and those after it). A cell's code keeps the module's line
+        numbers, so tracebacks point into it. Returns the module and the stopped cells."""
+        import importlib.util
+
+        path = os.path.join(self.root, *name.split(".")) + ".py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().split("\n")
+        skip = {c for c in request.get("skip") or () if type(c) is int}
+        stop_at = request.get("stop_at") if type(request.get("stop_at")) is int else None
+        stopped, flags = [], 0
+        for span in request["cells"]:
+            if type(span) is not list or len(span) != 3 or not all(type(x) is int for x in span):
+                continue
+            first, last, cell = span
+            if cell in skip or (stop_at is not None and cell >= stop_at):
+                continue
+            _write_all(self.reply_fd, wire.pack({"ok": True, "cell": cell}))
+            try:
+                code = self.compile_cell("\n".join(lines[max(first, 1) - 1:last]) + "\n", path, first, flags)
+                flags |= code.co_flags & FUTURE_FLAGS
+                exec(code, module.__dict__)   # noqa: S102 -- student code, in the sandbox
+            except BaseException as exc:  # noqa: BLE001 -- a cell may raise anything, SystemExit too
+                error = describe_exception(exc, self.root)
+                if len(stopped) < MAX_STOPPED_CELLS:
+                    stopped.append({"cell": cell, "error": error})
+            flush_output()
+        return module, stopped
+
+    def compile_cell(self, text, path, first, flags):
+        """A cell's code with the module's line numbers (its syntax tree moved down to ``first``),
+        with the `from __future__` features of the cells before it; once per child."""
+        import ast
+
+        key = (path, first, flags, text)
+        code = self.compiled.get(key)
+        if code is None:
+            try:
+                tree = compile(text, path, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+            except SyntaxError as exc:   # parsed alone: its lines counted from the cell's first
+                if exc.lineno:
+                    exc.lineno += first - 1
+                raise
+            ast.increment_lineno(tree, first - 1)
+            code = self.compiled[key] = compile(tree, path, "exec", flags, dont_inherit=True)
+        return code
 
     def empty_modules(self, stand_ins):
         """Stand-ins (grader/stand_ins.py) for a file that does not import or is missing: a

@@ -193,11 +193,14 @@ def test_a_missing_function_is_named_in_the_file_handed_in(tmp_path):
 
 
 def test_an_error_in_a_notebook_names_the_notebook_and_its_cell(tmp_path):
+    # A notebook runs cell by cell (issue 40): the cell stops where it raised, what it defined
+    # before stays, and the note at the top names the notebook, the cell and the line.
     source = single_file_source() + "\nraise RuntimeError('demo code')\n"
-    _, report = check_json(notebook_from_source(source, tmp_path / "homework.ipynb"), "step")
+    code, report = check_json(notebook_from_source(source, tmp_path / "homework.ipynb"), "step")
     line = len(source.rstrip("\n").split("\n"))
-    assert report["exercises"][0]["problem"] == (
-        f"homework.ipynb raised RuntimeError while being imported (homework.ipynb, cell 3, line {line}): demo code")
+    assert code == 0 and report["exercises"][0]["problem"] is None and report["score"] == report["max_score"]
+    assert report["notes"][0].startswith(
+        f"cell [3] stopped: RuntimeError: demo code (homework.ipynb, cell 3, line {line}; the cell begins ")
 
 
 def test_a_leftover_import_of_a_course_file_in_a_single_file_is_resolved_and_explained(tmp_path):
