@@ -41,6 +41,18 @@ POOL_KILLED = "its grading process died twice, the second time grading it alone 
 class Entry:
     student: str
     path: Path
+    notes: list = field(default_factory=list)      # Messages for this student's feedback (grader/lms_layouts.py)
+    members: list = field(default_factory=list)    # more students graded with this entry (a group submission)
+    info: list = field(default_factory=list)       # gradebook.SubmissionInfo of the student and each member
+
+
+@dataclass
+class FoundEntries:
+    """The entries of a download as grader/lms_layouts.py grouped them, instead of :func:`find_entries`."""
+
+    entries: list[Entry]
+    skipped: list[tuple[str, str]]
+    private: list[Path] = field(default_factory=list)    # staged copies: kept from student code too
 
 
 @dataclass
@@ -170,11 +182,12 @@ def batch_scheduling():
             pass
 
 
-def _grade_one(student: str, path: str, only: tuple):
-    """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it."""
+def _grade_one(student: str, path: str, only: tuple, notes: tuple = ()):
+    """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it;
+    ``notes``: what the download's layout tells this student (a resubmission, a renamed file)."""
     start = time.perf_counter()
     return outcome(_PREPARED["feedback"], student, start, lambda: grade_path(Path(path), _GRADER, only,
-                                                                             prefix="grade-class-"))
+                                                                             prefix="grade-class-"), notes)
 
 
 def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
@@ -185,9 +198,10 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
     return outcome(feedback, student, start, lambda: grader_.grade(submission, only))
 
 
-def outcome(feedback, student: str, start: float, grade):
+def outcome(feedback, student: str, start: float, grade, notes: tuple = ()):
     """``grade()``'s result as the gradebook and the feedback file keep it, or why it could not
-    be graded (see :func:`grade_loaded`): one submission never stops the class."""
+    be graded (see :func:`grade_loaded`): one submission never stops the class. ``notes`` come
+    first among the result's notes."""
     try:
         result = grade()
     except SubmissionError as exc:
@@ -195,6 +209,7 @@ def outcome(feedback, student: str, start: float, grade):
     except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
         return student, None, not_graded(exc), time.perf_counter() - start
     result.source = student
+    result.notes[:0] = list(notes)
     text = feedback.render(result, student) if feedback else None
     return student, (prepare(result), text), None, time.perf_counter() - start
 
@@ -217,21 +232,27 @@ def warm_up(grader_: Grader, course, only):
 
 
 def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, only=(), force=False,
-                isolation="sandbox", counterexamples=True, feedback=None, progress=None, cluster=None) -> ClassRun:
+                isolation="sandbox", counterexamples=True, feedback=None, progress=None, cluster=None,
+                found: FoundEntries | None = None) -> ClassRun:
     """Grade every changed submission of ``directory`` into ``gradebook``; ``feedback``: a
     FeedbackWriter for one file per student; ``cluster``: a grader.cluster.DaskPool to grade
-    on instead of ``jobs`` local processes (closed here)."""
-    entries, skipped = find_entries(directory)
+    on instead of ``jobs`` local processes (closed here); ``found``: the entries of an LMS
+    download (grader/lms_layouts.py) instead of each entry of ``directory``. A group
+    submission is graded once and recorded for each of its members."""
+    entries, skipped = (found.entries, found.skipped) if found is not None else find_entries(directory)
     run = ClassRun(entries=entries, skipped=skipped)
     fingerprint = course_fingerprint(course) + ":" + ",".join(only)
     run_id = gradebook.start_run(str(directory), fingerprint)
     for name, why in skipped:
         gradebook.record_skipped(run_id, readable(name), why)
+    for entry in entries:
+        for info in entry.info:
+            gradebook.record_submission(run_id, info)
     todo = []
     for entry in entries:
         content = content_hash(entry.path, fingerprint)
-        if not force and gradebook.has_content(entry.student, content):
-            run.unchanged.append(entry.student)
+        if not force and all(gradebook.has_content(s, content) for s in (entry.student, *entry.members)):
+            run.unchanged += [entry.student, *entry.members]
         else:
             todo.append((entry, content))
     if progress:
@@ -244,25 +265,29 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
 
     if cluster is None:
         # Every student's folder, the gradebook and the feedback are kept from student code too.
-        private = [directory.resolve(), gradebook.path.resolve()] + ([feedback.folder] if feedback else [])
+        private = [directory.resolve(), gradebook.path.resolve()] + ([feedback.folder] if feedback else []) \
+            + [path.resolve() for path in (found.private if found is not None else ())]
         with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
             warm_up(warm, course, only)
             _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation,
                              counterexamples=counterexamples, feedback=feedback, private=private)
     if feedback:
-        feedback.reserve([entry.student for entry in entries])
+        feedback.reserve([s for entry in entries for s in (entry.student, *entry.members)])
     contents = {entry.student: content for entry, content in todo}
+    members = {entry.student: entry.members for entry, _ in todo}
 
     def record(student, graded, problem):
         if graded is None:
-            run.failed.append((student, problem))
-            gradebook.record_skipped(run_id, student, problem)
+            for each in (student, *members.get(student, ())):
+                run.failed.append((each, problem))
+                gradebook.record_skipped(run_id, each, problem)
         else:
             attempt, feedback_text = graded
-            gradebook.record_prepared(run_id, student, contents[student], attempt)
-            run.graded.append(student)
-            if feedback:
-                feedback.save(student, feedback_text)
+            for each in (student, *members.get(student, ())):
+                gradebook.record_prepared(run_id, each, contents[student], attempt)
+                run.graded.append(each)
+                if feedback:
+                    feedback.save(each, feedback_text)
         if progress:
             progress.advance(student)
 
@@ -334,10 +359,10 @@ class _Pool:
 
     def _submit(self, entry: Entry, only: tuple, alone: bool) -> None:
         try:
-            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only)
+            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only, tuple(entry.notes))
         except BrokenProcessPool:     # it broke before its futures say so: this entry was not in it
             self._broken(self.generation)
-            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only)
+            future = self.executor.submit(_grade_one, entry.student, str(entry.path), only, tuple(entry.notes))
         self.in_flight[future] = (entry, alone, self.generation)
 
     def _broken(self, generation: int) -> None:

@@ -109,7 +109,12 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
 
 def default_gradebook(directory: Path) -> Path:
     directory = directory.resolve()
-    return directory.parent / f"{directory.name}.gradebook.sqlite"
+    return directory.parent / f"{download_name(directory)}.gradebook.sqlite"
+
+
+def download_name(path: Path) -> str:
+    """DIR's name, or a downloaded zip's name without .zip (its gradebook and feedback go beside it)."""
+    return path.stem if path.is_file() and path.suffix.lower() == ".zip" else path.name
 
 
 @cli.command(name="class")
@@ -127,19 +132,69 @@ def default_gradebook(directory: Path) -> Path:
                    "(shared by students who behave alike).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Grade on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes.")
+@click.option("--layout", default="auto", show_default=True, metavar="LAYOUT",
+              help="How the download is laid out: auto, canvas, moodle, gradescope, classroom, nbgrader, "
+                   "folders, or regex:PATTERN with the named groups student, file and optional time.")
+@click.option("--dry-run", is_flag=True, help="Show how the files were grouped by student; grade nothing.")
 def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
            counterexamples,
-           scheduler):
-    """Grade every entry of DIRECTORY (one student's submission each) into a gradebook."""
+           scheduler, layout, dry_run):
+    """Grade every student of DIRECTORY or a downloaded .zip (a plain folder per student, or the
+    download of Canvas, Moodle, Gradescope, GitHub Classroom or nbgrader) into a gradebook."""
+    import tempfile
+
+    from grader.lms_layouts import Download, check_layout, describe
+
+    lang = lang or default_language()
+    if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
+        raise BadInput(f"no such folder or .zip: {directory}")
+    layout = check_layout(layout)
+    with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
+        download = Download(directory, Path(work))
+        grouping = download.group(layout)
+        click.echo("\n".join(describe(grouping)), err=not dry_run)
+        if dry_run:
+            sys.exit(EXIT_OK)
+        found = found_entries(download, grouping)
+        class_run(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
+                  counterexamples, scheduler, found)
+
+
+def found_entries(download, grouping):
+    """The grouped students as grade_class's entries: staged paths, notes, members, what the gradebook keeps."""
+    from grader.classroom import Entry, FoundEntries
+    from grader.gradebook import SubmissionInfo
+
+    entries, skipped, seen = [], list(grouping.unmatched), {}
+    for index, student in enumerate(grouping.students):
+        everyone = [(student.id, student.name), *student.members]
+        taken = [sid for sid, _ in everyone if sid in seen]
+        if taken:
+            skipped.append((student.id, f"student {taken[0]!r} already has a submission ({seen[taken[0]]})"))
+            continue
+        for sid, _ in everyone:
+            seen[sid] = student.submission or student.name or student.id
+        path = download.stage(student, index, grouping.layout)
+        time = student.time
+        infos = [SubmissionInfo(sid, name, grouping.layout, time.at if time else None, time.source if time else None,
+                                time.precision if time else None, time.late if time else None,
+                                student.emails.get(sid, student.email if sid == student.id else ""),
+                                student.submission, tuple(sorted(student.files)))
+                 for sid, name in everyone]
+        entries.append(Entry(student.id, path, notes=list(student.notes), members=[sid for sid, _ in student.members],
+                             info=infos))
+    return FoundEntries(entries, skipped, private=[download.work])
+
+
+def class_run(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
+              counterexamples, scheduler, found):
+    """``grade class`` once the download is grouped: grade ``found`` into the gradebook and report."""
     from grader.classroom import grade_class
     from grader.feedback import FeedbackWriter
     from grader.gradebook import Gradebook
     from grader.progress import make_progress
     from grader.sandbox import confinement_unavailable
 
-    lang = lang or default_language()
-    if not directory.is_dir():
-        raise BadInput(f"no such folder: {directory}")
     check_output(output)
     course = open_course(course_dir)
     course.select(only)
@@ -149,7 +204,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
             raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
                            "(pass --no-sandbox to grade anyway)")
     book_path = gradebook or default_gradebook(directory)
-    writer = FeedbackWriter(book_path.parent / f"{directory.resolve().name}.feedback", feedback, lang)
+    writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang)
     isolation = "none" if no_sandbox else "sandbox"
     cluster = None
     if scheduler is not None:
@@ -160,7 +215,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
                               isolation=isolation, feedback=writer, cluster=cluster,
-                              progress=progress, counterexamples=counterexamples)
+                              progress=progress, counterexamples=counterexamples, found=found)
         except KeyboardInterrupt:
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
             sys.exit(130)
@@ -180,7 +235,7 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     from grader.report.class_formats import ClassView
     from grader.view import build
 
-    wanted = {e.student for e in run.entries}
+    wanted = {s for e in run.entries for s in (e.student, *e.members)}
     rows = [row for row in book.latest_scores() if row[0] in wanted]
     counts = {"count": len(rows), "graded": len(run.graded), "unchanged": len(run.unchanged),
               "skipped": len(run.skipped) + len(run.failed)}
@@ -194,16 +249,29 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
               help="Write one row per student: student, total, max, then one column per exercise.")
 @click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
-def export(csv_path, gradebook):
-    """Export the latest grade of every student as CSV (Canvas and Moodle import it)."""
-    from grader.export import write_csv
+@click.option("--lms", type=click.Choice(["canvas", "moodle", "gradescope"]), default=None,
+              help="Write the columns of this LMS's grade import, keyed by its ids, instead.")
+@click.option("--assignment", metavar="TITLE", default="",
+              help="--lms canvas: the assignment column, as Canvas's own export names it "
+                   "(\"Homework 3 (12345)\"); default \"Autograded\", a new assignment.")
+def export(csv_path, gradebook, lms, assignment):
+    """Export the latest grade of every student as CSV (with --lms: that LMS's grade import)."""
+    from grader.export import write_csv, write_lms_csv
     from grader.gradebook import Gradebook
 
     path = gradebook or find_gradebook()
     if not path.is_file():
         raise BadInput(f"no such gradebook: {path}")
+    check_output(csv_path)
     with Gradebook(path) as book:
-        rows = write_csv(book, csv_path)
+        if lms is None:
+            rows = write_csv(book, csv_path)
+        else:
+            rows, foreign = write_lms_csv(book, csv_path, lms, assignment)
+            if foreign:
+                click.echo(f"grade: warning: {len(foreign)} students were not read from a {lms} download, so "
+                           f"{lms} may not match their ids: {shown(', '.join(foreign[:10]))}"
+                           + (", ..." if len(foreign) > 10 else ""), err=True)
     click.echo(f"wrote {rows} students to {csv_path}")
 
 

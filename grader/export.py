@@ -1,5 +1,9 @@
 """`grade export --csv`: one row per student, for an LMS gradebook import.
 
+``grade export --csv FILE --lms canvas|moodle|gradescope`` writes the columns that LMS's grade
+import reads instead, keyed by the LMS ids the download gave (grader/lms_layouts.py), with the
+score of :func:`final_score`.
+
 Text cells come from student names, which anyone can choose, and are opened in spreadsheet
 programs: control characters are written as visible escapes, and a cell that would start a
 formula (OWASP's rule: a first character among ``= + - @``, tab or carriage return) gets a
@@ -47,12 +51,19 @@ def write_csv(book, path) -> int:
             continue       # graded again since, or no student's (.DS_Store)
         last = rows.get(name) or ["", "", "", *[""] * len(exercises)]
         rows[name] = [*last[:2], f"{NOT_GRADED}: {reason}", *last[3:]]
+    infos = book.submissions()
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow([text_cell(name) for name in ("student", "total", "max", "status", *exercises)])
+    writer.writerow([text_cell(name) for name in ("student", "total", "max", "status", "name", "submitted_at",
+                                                  "time_source", *exercises)])
     for name in sorted(rows):
         total, top, status, *cells = rows[name]
-        writer.writerow([text_cell(name), total, top, text_cell(status), *cells])
+        info = infos.get(name)
+        when = ""
+        if info is not None:     # a source with a late flag only (Canvas) says late or not, no time
+            when = info.submitted_at or {True: "LATE", False: "not late"}.get(info.late, "")
+        writer.writerow([text_cell(name), total, top, text_cell(status), text_cell(info.name if info else ""),
+                         when or "", text_cell((info.time_source or "") if info else ""), *cells])
     # A BOM lets spreadsheet programs read non-ASCII student names as UTF-8.
     write_atomically(path, "\ufeff" + buffer.getvalue())
     return len(rows)
@@ -62,4 +73,79 @@ def text_cell(raw: str) -> str:
     """A cell that a spreadsheet shows as the text it is, never runs as a formula."""
     cell = visible(raw, keep="")
     # Leading spaces do not stop every spreadsheet from reading a formula.
-    return "'" + cell if cell.lstrip(" ").startswith(FORMULA_STARTS) else cell
+    formula = cell.lstrip(" ").startswith(FORMULA_STARTS) and cell != "-"     # a lone "-" computes nothing
+    return "'" + cell if formula else cell
+
+
+# ---------------------------------------------------------------- LMS grade imports
+
+def final_score(book, attempt) -> float:
+    """The score an LMS import receives for ``attempt``: the graded score. The late policy and
+    adjustments (CONTRACT section 11) replace this one call with their final score."""
+    return attempt.score
+
+
+LMS = ("canvas", "moodle", "gradescope")
+
+
+def write_lms_csv(book, path, lms: str, assignment: str = "") -> tuple[int, list[str]]:
+    """``lms``'s grade import file of every graded student: (rows written, ids that do not look
+    like that LMS's ids, which its import will not match)."""
+    infos = book.submissions()
+    latest = book.latest_all()
+    rows, foreign = [], []
+    for attempt in latest:
+        info = infos.get(attempt.student)
+        if info is not None and info.layout != lms or info is None:
+            foreign.append(attempt.student)
+        rows.append((attempt, info))
+    header, lines = _LMS_WRITERS[lms](book, rows, assignment)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    for line in lines:
+        writer.writerow([text_cell(cell) if isinstance(cell, str) else points(cell) for cell in line])
+    write_atomically(path, ("\ufeff" if lms != "moodle" else "") + buffer.getvalue())
+    return len(rows), foreign
+
+
+def _canvas(book, rows, assignment):
+    """Canvas's gradebook import: its own export's columns (Student, ID, SIS User ID, SIS Login ID,
+    Section), a "Points Possible" row, and one assignment column, matched by the Canvas user ID.
+    An assignment column that names no assignment of the course becomes a new assignment."""
+    title = assignment or "Autograded"
+    top = max((attempt.max_score for attempt, _ in rows), default=0.0)
+    lines = [["    Points Possible", "", "", "", "", top]]
+    for attempt, info in sorted(rows, key=lambda r: ((r[1].name if r[1] else "") or r[0].student, r[0].student)):
+        lines.append([info.name if info else attempt.student, attempt.student, "", "", "",
+                      final_score(book, attempt)])
+    return ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title], lines
+
+
+def _moodle(book, rows, assignment):
+    """Moodle's offline grading worksheet ("Upload grading worksheet"): Identifier is "Participant N"
+    (the id in the download's folder names), Grade the score; "-" as the grade's last change lets
+    the upload set it."""
+    lines = []
+    for attempt, info in sorted(rows, key=lambda r: r[0].student):
+        lines.append([f"Participant {attempt.student}", info.name if info else "", info.email if info else "",
+                      "Graded", final_score(book, attempt), attempt.max_score,
+                      (info.submitted_at or "-") if info else "-", "-"])
+    return ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
+            "Last modified (submission)", "Last modified (grade)"], lines
+
+
+def _gradescope(book, rows, assignment):
+    """Gradescope's own grade export columns (Name, SID, Email, Total Score, Max Points, ...): its
+    score upload matches a row by Email or SID; a group submission is one row per member."""
+    lines = []
+    for attempt, info in sorted(rows, key=lambda r: r[0].student):
+        email = info.email if info else ""
+        sid = attempt.student if attempt.student != email else ""
+        lines.append([info.name if info else attempt.student, sid, email, final_score(book, attempt),
+                      attempt.max_score, "Graded", info.submission if info else "",
+                      (info.submitted_at or "") if info else ""])
+    return ["Name", "SID", "Email", "Total Score", "Max Points", "Status", "Submission ID", "Submission Time"], lines
+
+
+_LMS_WRITERS = {"canvas": _canvas, "moodle": _moodle, "gradescope": _gradescope}

@@ -62,7 +62,39 @@ CREATE TABLE IF NOT EXISTS skipped (
     entry TEXT NOT NULL,
     reason TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS submissions (   -- schema version 2: what each run read of a student (lms_layouts.py)
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    student TEXT NOT NULL,             -- the LMS's id: the key attempts use
+    name TEXT NOT NULL,                -- the display name, as the LMS wrote it
+    layout TEXT NOT NULL,              -- canvas | moodle | gradescope | classroom | nbgrader | folders | regex
+    submitted_at TEXT,                 -- ISO 8601, or NULL: the download carries no time
+    time_source TEXT,                  -- where it was read ("nbgrader timestamp.txt", "Canvas LATE marker", ...)
+    time_precision TEXT,               -- what it is worth ("seconds", "none: late or not only", ...)
+    late INTEGER,                      -- what the LMS itself said (Canvas's LATE marker), or NULL
+    email TEXT NOT NULL DEFAULT '',
+    submission TEXT NOT NULL DEFAULT '', -- the LMS's own submission id, where it has one
+    files TEXT NOT NULL DEFAULT '[]'   -- the restored file names, as JSON
+);
+CREATE INDEX IF NOT EXISTS submissions_student ON submissions(student, run_id);
 """
+
+SCHEMA_VERSION = 2     # 1: before the submissions table (PRAGMA user_version 0); such a gradebook gains it empty
+
+
+@dataclass
+class SubmissionInfo:
+    """What the latest run read of one student's submission (the ``submissions`` table)."""
+
+    student: str
+    name: str
+    layout: str
+    submitted_at: str | None
+    time_source: str | None
+    time_precision: str | None
+    late: bool | None
+    email: str = ""
+    submission: str = ""
+    files: tuple = ()
 
 
 SYSTEM_ENTRY = "hidden or system entry"    # why .DS_Store or __MACOSX is skipped: no student's
@@ -129,6 +161,8 @@ class Gradebook:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(attempts)")}
         if "result" not in columns:   # a gradebook from before results were stored as data
             self.db.execute("ALTER TABLE attempts ADD COLUMN result TEXT")
+        if self.db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")   # the submissions table is there now
 
     def close(self):
         self.db.close()
@@ -155,6 +189,24 @@ class Gradebook:
     def record_skipped(self, run_id: int, entry: str, reason: str):
         with self.db:
             self.db.execute("INSERT INTO skipped (run_id, entry, reason) VALUES (?, ?, ?)", (run_id, entry, reason))
+
+    def record_submission(self, run_id: int, info: SubmissionInfo):
+        """What this run read of a student's submission: id, display name, time and its source."""
+        with self.db:
+            self.db.execute(
+                "INSERT INTO submissions (run_id, student, name, layout, submitted_at, time_source, time_precision,"
+                " late, email, submission, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, info.student, info.name, info.layout, info.submitted_at, info.time_source,
+                 info.time_precision, None if info.late is None else int(info.late), info.email, info.submission,
+                 json.dumps(list(info.files), ensure_ascii=False)))
+
+    def submissions(self) -> dict[str, SubmissionInfo]:
+        """Every student's latest :class:`SubmissionInfo`, by id (none for a gradebook of schema version 1)."""
+        rows = self.db.execute(
+            "SELECT student, name, layout, submitted_at, time_source, time_precision, late, email, submission, files"
+            " FROM submissions ORDER BY run_id, rowid").fetchall()
+        return {row[0]: SubmissionInfo(*row[:6], None if row[6] is None else bool(row[6]), row[7], row[8],
+                                       tuple(json.loads(row[9] or "[]"))) for row in rows}
 
     # ------------------------------------------------------------ attempts
 
