@@ -35,7 +35,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from packaging.utils import canonicalize_name
+
 from grader.errors import CourseError
+from grader.requirement_markers import (marker_extras, marker_text, marker_tree, parsed_requirement, with_marker,
+                                        without_extra, without_marker)
 
 DISTRIBUTION = "rnn-grader"
 PACKAGE = "grader"
@@ -181,37 +185,52 @@ def normalized_name(name: str) -> str:
 
 
 def requirements(dist) -> list[str]:
-    """The installed Requires-Dist, with the test extra's pytest made a plain requirement."""
+    """The installed Requires-Dist, with the test extra's pytest made a plain requirement.
+
+    Read with ``packaging`` (PEP 508), as pip reads them. A pytest the instructor requires without
+    a marker leaves everything as it is. Otherwise the pytest requirements of one extra (``test``
+    when it names one, else the first extra a pytest requirement names) lose the extra from their
+    marker and keep the rest: ``pytest>=8.0; extra == "test" and python_version >= "3.10"`` becomes
+    ``pytest>=8.0; python_version >= "3.10"``, each of several branches kept. Only when no extra
+    names a pytest is the plugin's own need (``pytest>=7.4``) added. A pytest limited by a marker
+    without an extra stays too."""
     found = list(dist.requires or [])
-    pytest = [r for r in found if requirement_name(r) == "pytest"]
-    plain = [r for r in pytest if ";" not in r]
-    if plain:
+    parsed = {line: parsed_requirement(line) for line in found}
+    pytest = [line for line in found if parsed[line] is not None and canonicalize_name(parsed[line].name) == "pytest"]
+    if any(parsed[line].marker is None for line in pytest):
         return found
-    promoted = [without_extra_marker(r) for r in pytest]
-    promoted = [r for r in promoted if r] or [PYTEST_FALLBACK]
-    return [r for r in found if r not in pytest] + promoted[:1]
+    extras = [name for line in pytest for name in marker_extras(parsed[line].marker)]
+    under_extra = [line for line in pytest if marker_extras(parsed[line].marker)]
+    promoted = []
+    if extras:
+        chosen = "test" if "test" in extras else extras[0]
+        for line in under_extra:
+            requirement = without_extra(parsed[line], chosen)
+            if requirement is not None and requirement not in promoted:
+                promoted.append(requirement)
+    return [line for line in found if line not in under_extra] + (promoted or [PYTEST_FALLBACK])
 
 
 def pytest_requirement() -> str:
-    """The pytest a kit installs beside a grader published elsewhere (``--grader-requirement``)."""
+    """The pytest a kit installs beside a grader published elsewhere (``--grader-requirement``): one
+    argument of the kit's ``pip install`` line. The instructor's pytest (:func:`requirements`),
+    its marker kept (values in single quotes: the line is double-quoted for sh, cmd and PowerShell
+    alike); where the instructor's pytest is several requirements each under its own marker (one
+    per Python version), one argument cannot hold them: the plugin's own need, which holds
+    everywhere."""
     try:
         dist = importlib.metadata.distribution(DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
         return PYTEST_FALLBACK
-    return next((r for r in requirements(dist) if requirement_name(r) == "pytest" and ";" not in r), PYTEST_FALLBACK)
-
-
-def requirement_name(requirement: str) -> str:
-    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
-    return normalized_name(match.group(1)) if match else ""
-
-
-def without_extra_marker(requirement: str) -> str | None:
-    """``pytest>=7.4; extra == 'test'`` -> ``pytest>=7.4``; None when the marker says more than the extra."""
-    spec, _, marker = requirement.partition(";")
-    if re.fullmatch(r"\s*extra\s*==\s*(['\"])[^'\"]+\1\s*", marker):
-        return spec.strip()
-    return None
+    pytest = [r for r in map(parsed_requirement, requirements(dist)) if r and canonicalize_name(r.name) == "pytest"]
+    plain = [r for r in pytest if r.marker is None]
+    if plain:
+        return str(plain[0])
+    if len(pytest) == 1:
+        requirement = pytest[0]
+        return with_marker(requirement, without_marker(requirement),
+                           marker_text(marker_tree(requirement.marker), quote="'"))
+    return PYTEST_FALLBACK
 
 
 def metadata(dist) -> str:
