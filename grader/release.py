@@ -124,6 +124,8 @@ def instructions(course, install: str) -> str:
     NOTEBOOK_NAME = course.info.notebook   # noqa: N806 -- read like a constant in the text below
     example = next((e.id for e in course.exercises.values() if not e.is_quiz), next(iter(course.exercises)))
     title_en, title_zh = text(course.info.title, "en"), text(course.info.title, "zh")
+    cell_seconds = course.info.notebook_cell_seconds
+    allowed = ", ".join(["numpy", *course.info.display_packages])
     return f"""# {title_en} — student kit / {title_zh} — 学生包
 
 ## English
@@ -140,6 +142,13 @@ def instructions(course, install: str) -> str:
    Pushed to GitHub, `.github/workflows/grade.yml` grades every push and shows the report in the job summary.
 4. Hand in this folder, a single `.py` file, the notebook, or a `.zip` of any of them.
 
+In the notebook, the cells run one by one, as "Run All" does in Jupyter with errors allowed: a
+cell that raises, or that runs past its time budget of {cell_seconds:g} s, is stopped and the next one runs, so it costs
+only the functions it would have defined (a later definition wins; `del f` removes `f`). The
+report names each stopped cell once, at the top. Graded code may import the standard library
+and {allowed}; keep plotting and training loops in cells of their own (in a `.py` file, under
+`if __name__ == "__main__":`, as a `.py` file that fails to import loses all its exercises).
+
 Some checks are hidden: they report pass or fail and their points, not their inputs.
 Your functions must not modify their inputs or keep state between calls.
 
@@ -154,6 +163,11 @@ Your functions must not modify their inputs or keep state between calls.
    也可以在本文件夹运行 `pytest`：每项检查一个测试，最后显示得分（支持 `pytest -k {example}`、`-x`、`--lf`）。
    推送到 GitHub 后，`.github/workflows/grade.yml` 会在每次推送时评分，并在任务摘要中显示报告。
 4. 提交本文件夹、单个 `.py` 文件、笔记本，或它们的 `.zip` 压缩包。
+
+笔记本中的单元格逐个运行，与 Jupyter 中允许出错的“全部运行”相同：抛出异常或运行超过 {cell_seconds:g} 秒的
+单元格会被停止，后面的单元格照常运行，因此它只影响它本应定义的函数（后面的定义生效；`del f` 会删除 `f`）。
+报告开头会逐一列出停止的单元格。被评分的代码只能导入标准库和 {allowed}；画图和训练循环请放在单独的单元格中
+（在 `.py` 文件中放进 `if __name__ == "__main__":`，因为导入失败的 `.py` 文件会失去它的全部练习）。
 
 部分检查是隐藏的：只显示是否通过和分数，不显示输入。函数不得修改输入，也不得在两次调用之间保留状态。
 

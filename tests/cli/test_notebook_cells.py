@@ -245,3 +245,13 @@ def test_an_undeclared_package_stops_only_its_cells(tmp_path):
     assert "NameError: name 'plt' is not defined" in notes[1]
     zh = [n.render("zh") for n in result.notes]
     assert any("评分环境中没有模块 `matplotlib`" in n for n in zh)
+
+
+def test_the_kits_readme_says_what_a_failing_cell_costs(course):
+    from grader.release import instructions
+
+    readme = instructions(load_course(course), "rnn-grader")
+    english, chinese = readme.split("## 中文", 1)
+    assert "a\ncell that raises, or that runs past its time budget of 2 s, is stopped" in english
+    assert "only the functions it would have defined" in english and "numpy, matplotlib" in english
+    assert "运行超过 2 秒的" in chinese and "它只影响它本应定义的函数" in chinese
