@@ -143,12 +143,14 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     download of Canvas, Moodle, Gradescope, GitHub Classroom or nbgrader) into a gradebook."""
     import tempfile
 
-    from grader.lms_layouts import Download, check_layout, describe
+    from grader.lms_download import Download, describe
+    from grader.lms_layouts import check_layout
 
     lang = lang or default_language()
     if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
         raise BadInput(f"no such folder or .zip: {directory}")
     layout = check_layout(layout)
+    course = None if dry_run else refuse_early(output, course_dir, only, no_sandbox, scheduler)
     with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
         download = Download(directory, Path(work))
         grouping = download.group(layout)
@@ -156,8 +158,23 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
         if dry_run:
             sys.exit(EXIT_OK)
         found = found_entries(download, grouping)
-        class_run(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
+        class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
                   counterexamples, scheduler, found)
+
+
+def refuse_early(output, course_dir, only, no_sandbox, scheduler):
+    """What makes ``grade class`` bad input, said before the grouping is printed: the course."""
+    from grader.sandbox import confinement_unavailable
+
+    check_output(output)
+    course = open_course(course_dir)
+    course.select(only)
+    if not no_sandbox and scheduler is None:     # on a cluster, each worker checks its own
+        reason = confinement_unavailable()   # bubblewrap, else a uid of its own or Landlock
+        if reason:
+            raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
+                           "(pass --no-sandbox to grade anyway)")
+    return course
 
 
 def found_entries(download, grouping):
@@ -186,23 +203,14 @@ def found_entries(download, grouping):
     return FoundEntries(entries, skipped, private=[download.work])
 
 
-def class_run(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
+def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
               counterexamples, scheduler, found):
     """``grade class`` once the download is grouped: grade ``found`` into the gradebook and report."""
     from grader.classroom import grade_class
     from grader.feedback import FeedbackWriter
     from grader.gradebook import Gradebook
     from grader.progress import make_progress
-    from grader.sandbox import confinement_unavailable
 
-    check_output(output)
-    course = open_course(course_dir)
-    course.select(only)
-    if not no_sandbox and scheduler is None:     # on a cluster, each worker checks its own
-        reason = confinement_unavailable()   # bubblewrap, else a uid of its own or Landlock
-        if reason:
-            raise BadInput(f"no sandbox ({reason}); refusing to grade a class without it "
-                           "(pass --no-sandbox to grade anyway)")
     book_path = gradebook or default_gradebook(directory)
     writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang)
     isolation = "none" if no_sandbox else "sandbox"

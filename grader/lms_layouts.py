@@ -22,6 +22,14 @@ dropped). docs/instructors.md ("LMS downloads") says where each convention comes
 * ``regex:PATTERN``: a named regular expression (``student``, ``file``, optional ``time``)
   matched against each file's path inside DIR, like nbgrader's ``zip_collect``.
 
+The download itself (DIR or the zip unpacked, the students' files staged under their
+restored names) and the printed grouping are grader/lms_download.py.
+
+Why one file of this size: it is the one table of what ``grade class`` recognises. Each
+layout is a small recogniser and grouper over the same few helpers (walking a download
+without following links, hidden names, times, the single submission file); one file per
+layout would spread that table, and what detection weighs against what, over seven files.
+
 Nothing here runs student code or trusts a name: every path stays inside DIR, symbolic
 links are never followed, and names are shown as visible text by the caller.
 """
@@ -32,14 +40,12 @@ import csv
 import datetime as _dt
 import os
 import re
-import shutil
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from grader.errors import BadInput, SubmissionError
+from grader.errors import BadInput
 from grader.i18n import Message
 from grader.submission_notes import note
 
@@ -618,93 +624,3 @@ def group(root: Path, layout: str = "auto", times: dict | None = None) -> Groupi
     if chosen == "gradescope" and not (inner / "submission_metadata.yml").is_file():
         raise BadInput(f"{root}: no submission_metadata.yml (Gradescope's export names its submitters there)")
     return LAYOUT_TABLE[chosen](inner, times)
-
-
-# ---------------------------------------------------------------- the download itself
-
-class Download:
-    """DIR or the zip, unpacked where needed, and the students' files staged under their
-    restored names in a private folder. Use as a context manager: everything it made goes."""
-
-    def __init__(self, source: Path, work: Path):
-        self.source = Path(source)
-        self.work = Path(work)
-        self.times: dict[str, str] = {}
-        self.unzip_notes: list = []
-        if self.source.is_dir():
-            self.root = self.source
-        elif self.source.is_file() and self.source.suffix.lower() == ".zip":
-            self.root = self.work / "download"
-            self._unzip()
-        else:
-            raise BadInput(f"no such folder or .zip: {self.source}")
-
-    def _unzip(self) -> None:
-        from grader.safezip import _entry_name, safe_extract
-
-        try:
-            self.unzip_notes = safe_extract(self.source, self.root, **CLASS_ZIP_LIMITS)
-        except SubmissionError as exc:
-            raise BadInput(str(exc)) from None
-        try:
-            with zipfile.ZipFile(self.source) as zf:
-                for info in zf.infolist():
-                    if not info.is_dir():
-                        name = "/".join(p for p in _entry_name(info).replace("\\", "/").split("/") if p)
-                        self.times[name] = _dt.datetime(*info.date_time).isoformat()
-        except (zipfile.BadZipFile, OSError, ValueError):
-            self.times = {}
-
-    def group(self, layout: str) -> Grouping:
-        return group(self.root, layout, self.times)
-
-    def stage(self, student: StudentFiles, index: int, layout: str) -> Path:
-        """The path to grade for ``student``: its folder, its one submission file, or a private
-        folder holding its files under their restored names. A folder of the ``folders`` and
-        ``classroom`` layouts is graded as the folder it is (as always); in the LMS layouts a
-        student whose only submission file is a .py, .ipynb or .zip is graded as that file."""
-        if student.folder is not None:
-            if layout in ("folders", "classroom"):
-                return student.folder
-            files = {rel: path for rel, path in _walk(student.folder) if not path.is_symlink()
-                     and not _hidden(Path(rel)) and rel != "timestamp.txt"}
-            single = _single_gradable(files)
-            return files[single] if single else student.folder
-        target = self.work / "staged" / str(index)
-        target.mkdir(parents=True, exist_ok=True)
-        for name, path in student.files.items():
-            destination = target / name
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, destination, follow_symlinks=False)
-        single = _single_gradable(student.files)
-        return target / single if single else target
-
-
-def describe(grouping: Grouping) -> list[str]:
-    """The grouping as printed before grading: the layout, every student with their files, every unmatched file."""
-    from grader.escaping import visible
-
-    def shown(raw: str) -> str:
-        return visible(raw, keep="")
-
-    lines = [f"layout: {grouping.layout} ({len(grouping.students)} students, "
-             f"{len(grouping.unmatched)} unmatched files)"]
-    lines += [f"  note: {remark}" for remark in grouping.remarks]
-    for student in grouping.students:
-        label = student.id if student.name in ("", student.id) else f"{student.id} ({student.name})"
-        count = student.file_count()
-        when = ""
-        if student.time is not None:
-            when = (f", submitted {student.time.at}" if student.time.at else
-                    ", LATE" if student.time.late else ", on time (no time given)")
-        members = ""
-        if student.members:
-            members = " with " + ", ".join(mid if name in ("", mid) else f"{mid} ({name})"
-                                           for mid, name in student.members)
-        lines.append(f"  {shown(label)}{shown(members)}: {count} file{'s' * (count != 1)}{shown(when)}")
-        names = sorted(student.files) if student.folder is None else []
-        if names:
-            lines.append("    " + shown(", ".join(names)))
-    for relative, why in grouping.unmatched:
-        lines.append(f"  unmatched: {shown(relative)}: {shown(why)}")
-    return lines

@@ -1,0 +1,102 @@
+"""The download ``grade class`` was given, made ready to grade: DIR, or the zip unpacked with
+grader/safezip.py (limits fit for a class, and each entry's time kept: Moodle's only time),
+grouped by grader/lms_layouts.py, each student's files staged under their restored names in a
+private folder, and the grouping as printed before grading."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import shutil
+import zipfile
+from pathlib import Path
+
+from grader.errors import BadInput, SubmissionError
+from grader.lms_layouts import CLASS_ZIP_LIMITS, Grouping, StudentFiles, _hidden, _single_gradable, _walk, group
+
+
+class Download:
+    """DIR or the zip, unpacked where needed, and the students' files staged under their
+    restored names in a private folder. Use as a context manager: everything it made goes."""
+
+    def __init__(self, source: Path, work: Path):
+        self.source = Path(source)
+        self.work = Path(work)
+        self.times: dict[str, str] = {}
+        self.unzip_notes: list = []
+        if self.source.is_dir():
+            self.root = self.source
+        elif self.source.is_file() and self.source.suffix.lower() == ".zip":
+            self.root = self.work / "download"
+            self._unzip()
+        else:
+            raise BadInput(f"no such folder or .zip: {self.source}")
+
+    def _unzip(self) -> None:
+        from grader.safezip import _entry_name, safe_extract
+
+        try:
+            self.unzip_notes = safe_extract(self.source, self.root, **CLASS_ZIP_LIMITS)
+        except SubmissionError as exc:
+            raise BadInput(str(exc)) from None
+        try:
+            with zipfile.ZipFile(self.source) as zf:
+                for info in zf.infolist():
+                    if not info.is_dir():
+                        name = "/".join(p for p in _entry_name(info).replace("\\", "/").split("/") if p)
+                        self.times[name] = _dt.datetime(*info.date_time).isoformat()
+        except (zipfile.BadZipFile, OSError, ValueError):
+            self.times = {}
+
+    def group(self, layout: str) -> Grouping:
+        return group(self.root, layout, self.times)
+
+    def stage(self, student: StudentFiles, index: int, layout: str) -> Path:
+        """The path to grade for ``student``: its folder, its one submission file, or a private
+        folder holding its files under their restored names. A folder of the ``folders`` and
+        ``classroom`` layouts is graded as the folder it is (as always); in the LMS layouts a
+        student whose only submission file is a .py, .ipynb or .zip is graded as that file."""
+        if student.folder is not None:
+            if layout in ("folders", "classroom"):
+                return student.folder
+            files = {rel: path for rel, path in _walk(student.folder) if not path.is_symlink()
+                     and not _hidden(Path(rel)) and rel != "timestamp.txt"}
+            single = _single_gradable(files)
+            return files[single] if single else student.folder
+        target = self.work / "staged" / str(index)
+        target.mkdir(parents=True, exist_ok=True)
+        for name, path in student.files.items():
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, destination, follow_symlinks=False)
+        single = _single_gradable(student.files)
+        return target / single if single else target
+
+
+def describe(grouping: Grouping) -> list[str]:
+    """The grouping as printed before grading: the layout, every student with their files, every unmatched file."""
+    from grader.escaping import visible
+
+    def shown(raw: str) -> str:
+        return visible(raw, keep="")
+
+    lines = [f"layout: {grouping.layout} ({len(grouping.students)} students, "
+             f"{len(grouping.unmatched)} unmatched files)"]
+    lines += [f"  note: {remark}" for remark in grouping.remarks]
+    for student in grouping.students:
+        label = student.id if student.name in ("", student.id) else f"{student.id} ({student.name})"
+        count = student.file_count()
+        when = ""
+        if student.time is not None:
+            when = (f", submitted {student.time.at}" if student.time.at else
+                    ", LATE" if student.time.late else ", on time (no time given)")
+        members = ""
+        if student.members:
+            members = " with " + ", ".join(mid if name in ("", mid) else f"{mid} ({name})"
+                                           for mid, name in student.members)
+        lines.append(f"  {shown(label)}{shown(members)}: {count} file{'s' * (count != 1)}{shown(when)}")
+        names = sorted(student.files) if student.folder is None else []
+        if names:
+            lines.append("    " + shown(", ".join(names)))
+    for relative, why in grouping.unmatched:
+        lines.append(f"  unmatched: {shown(relative)}: {shown(why)}")
+    return lines
