@@ -20,13 +20,17 @@ import contextvars
 import copy
 import functools
 import hashlib
+import re
+import traceback
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from grader.compare import Mismatch, compare
+from grader.errors import CourseError
 from grader.i18n import Message
 from grader.runner import StudentError, StudentModule
 from grader.worker_errors import call_error_message
@@ -41,7 +45,7 @@ class Registry:
         self.checks: dict[str, dict[str, Callable]] = {}
         self.builders: dict[str, object] = {}
         self.arg_names: dict[str, tuple] = {}
-        self.result_names: dict[str, str] = {}
+        self.result_names: dict[str, str | tuple] = {}   # a name, or one per part of a tuple result
 
     def add(self, exercise: str, check_id: str, run: Callable) -> None:
         self.checks.setdefault(exercise, {})[check_id] = run
@@ -142,6 +146,7 @@ class Context:
         self.calls: list[RecordedCall] = []
         self.last = None   # the CallResult of the latest successful call
         self.current = ""  # the function the latest call went to
+        self.check_id = ""  # the check running (Context.checking)
         self._describe_line = describe_line or (lambda module, line: f"{module}.py, line {line}")
         # Planned calls that no check took still ran: the diagnosis replays them too.
         if student is not None:
@@ -154,10 +159,11 @@ class Context:
         """While check ``check_id`` runs: hidden or not, as the course's YAML says."""
         spec = next((c for c in self.exercise.checks if c.id == check_id), None)
         outer, self.hidden = self.hidden, bool(spec and spec.hidden)
+        outer_id, self.check_id = self.check_id, check_id
         try:
             yield
         finally:
-            self.hidden = outer
+            self.hidden, self.check_id = outer, outer_id
 
     def rng(self, tag: str) -> np.random.Generator:
         """A generator for ``tag`` of this exercise: from the published seed for visible checks,
@@ -177,10 +183,27 @@ class Context:
         return self.runtime.reference_function(self.exercise.file, func)
 
     def expected(self, func: str, case: Case):
-        """The reference's result for ``case``, on copies of the inputs."""
+        """The reference's result for ``case``, on copies of the inputs. The reference raising on
+        a check's inputs is the course's error (its inputs or its reference are wrong), never
+        the student's: :class:`CourseError` naming the check's file and line and the reference's."""
         args, kwargs = copy.deepcopy((case.args, case.kwargs))
         with quiet_numpy():
-            return self.reference(func)(*args, **kwargs)
+            try:
+                return self.reference(func)(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 -- the course's code may raise anything
+                raise self.course_error(exc, f"the reference {func}() raised on the inputs {describe_case(case)}") \
+                    from None
+
+    def course_error(self, exc: BaseException, what: str) -> CourseError:
+        """The course error for ``exc``, raised by the course's own code or data while the current
+        check ran: it names the check's YAML file and line, and the course file and line that raised."""
+        return CourseError(f"{self.check_where()}: {what}: {type(exc).__name__}: {exc}{course_frame(exc, self)}")
+
+    def check_where(self) -> str:
+        spec = next((c for c in self.exercise.checks if c.id == self.check_id), None)
+        line = getattr(spec, "line", 0)
+        where = str(self.exercise.path or f"{self.exercise.id}.yaml") + (f":{line}" if line else "")
+        return where + (f": check {self.check_id!r}" if self.check_id else "")
 
     def expected_for(self, func: str, case: Case):
         """``expected`` for a case kept in ``cached``: computed once per run."""
@@ -232,14 +255,19 @@ class Context:
 
     # ------------------------------------------------------------ judging
 
-    def assert_close(self, got, expected, case: Case, what: str = "", rtol=None, atol=None):
+    def assert_close(self, got, expected, case: Case, what: str = "", rtol=None, atol=None, names=None):
+        """``names``: the result's names (a name, or one per part of a tuple result, as the
+        exercise's ``returns:`` gives them), which the message then uses instead of ``what``."""
         mismatch = compare(got, expected, self.rtol if rtol is None else rtol,
-                           self.atol if atol is None else atol, what)
+                           self.atol if atol is None else atol, what if names is None else "")
         if mismatch:
+            if names is not None:
+                mismatch = Mismatch(mismatch.key, {**mismatch.params,
+                                                   "where": result_name(names, mismatch.params.get("where", ""))})
             raise_mismatch(mismatch, case)
 
     def check_reference(self, tag: str, func: str, build: Callable, what: str = "",
-                        values_only: Callable | None = None):
+                        values_only: Callable | None = None, names=None):
         """The usual check: every case of ``build`` against the reference, in one round trip.
         ``values_only(got, expected)``: the student's value as the comparison should see it, for a
         check about values where another check judges the layout (e.g. a (1, H) gradient kept
@@ -252,7 +280,8 @@ class Context:
             self._record(func, case, result)
         for (case, expected), result in zip(pairs, results):
             got = self._judged(func, case, result)
-            self.assert_close(values_only(got, expected) if values_only else got, expected, case, what or func)
+            self.assert_close(values_only(got, expected) if values_only else got, expected, case, what or func,
+                              names=names)
 
     def check_unchanged(self, func: str, case: Case):
         """The call must leave its arguments as they were. Only that: wrong values are the
@@ -280,6 +309,12 @@ class Context:
         again = self.call(func, case_a, reuse=True)
         if compare(again, first, self.rtol, self.atol) is not None:
             raise Fail("prop.state_carried", name=func, case=describe_case(case_a))
+        # B again in fresh arrays: the objects of the calls before now hold A's values, so a
+        # function that kept an argument (or a view of it) and answers later calls from it gives
+        # A's answer here, and a kept copy gives A's or B's first: either way not the second answer.
+        fresh = self.call(func, case_b)
+        if compare(fresh, second, self.rtol, self.atol) is not None:
+            raise Fail("prop.state_carried", name=func, case=describe_case(case_b))
 
 
 @contextlib.contextmanager
@@ -288,6 +323,30 @@ def quiet_numpy():
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield
+
+
+def course_frame(exc: BaseException, ctx=None) -> str:
+    """' (at <file>:<line>)': the deepest frame of ``exc``'s traceback in a course's folder
+    (its reference, known mistakes or check modules), or ''."""
+    roots = [str(ctx.runtime.course.root.resolve())] if ctx is not None else []
+    found = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        name = frame.filename
+        if any(name.startswith(root) or str(Path(name).resolve()).startswith(root) for root in roots):
+            found = f" (at {name}:{frame.lineno})"
+    return found
+
+
+def result_name(names, where: str, default: str = "result") -> str:
+    """Where in a result a message points, in the course's names for the result: with ``names``
+    ("h_t", "c_t") the part ``[0]`` is ``h_t`` and ``[1][2]`` is ``c_t[2]``; with one name
+    (a str) that name stands for the whole result; without names, ``default``."""
+    if isinstance(names, (tuple, list)):
+        match = re.match(r"\[(\d+)\]", where)
+        if match and int(match.group(1)) < len(names):
+            return str(names[int(match.group(1))]) + where[match.end():]
+        return default + where
+    return (names if isinstance(names, str) and names else default) + where
 
 
 def raise_mismatch(mismatch: Mismatch, case: Case):

@@ -10,7 +10,8 @@ run, with the reference's results; again one request), within the submission's t
 budget.
 What it finds is shown to the student: the call with its values, and expected
 against got. The course's builders and argument names come with its check modules
-(grader/course_code.py: BUILDERS, ARG_NAMES, RESULT_NAMES).
+(grader/course_code.py: BUILDERS, ARG_NAMES, RESULT_NAMES) or from its declared reference
+checks (grader/declared_checks.py: combined_builder; ``returns:`` names the results).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.checks import Case, quiet_numpy
+from grader.checks import Case, quiet_numpy, result_name
 from grader.choices import DRAWN_RUNGS, Rung, build as build_rung, drawn, ladder, merge, simpler, size
 from grader.compare import compare
 from grader.i18n import Message
@@ -140,7 +141,7 @@ def _verdict(ctx, func, result, expected):
     mismatch = compare(result.value, expected, ctx.rtol, ctx.atol, "")
     if mismatch is None:
         return None
-    where = _inputs(ctx).result_names.get(func, "result") + mismatch.params.get("where", "")
+    where = result_name(_inputs(ctx).result_names.get(func), mismatch.params.get("where", ""))
     return "mismatch", Message(mismatch.key, {**mismatch.params, "where": where, "case": Message("cx.above")})
 
 

@@ -18,13 +18,28 @@ from pathlib import Path
 import yaml
 
 from grader.checks import Registry
-from grader.declared_checks import declared_check
+from grader.declared_checks import combined_builder, declared_check
 from grader.equation_spec import SpecError, compile_spec
 from grader.errors import CourseError
 from grader.i18n import LANGUAGES, add_course_messages
 
 COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
 QUIZ_FORMATS = ("bool", "choice", "list", "int", "number", "mapping", "equation")
+
+
+# A check's hint may differ per way of failing (``hint: {values: {en, zh}, ...}``): each kind
+# takes the failure messages listed (grader/locales), its top-level en/zh text the rest.
+HINT_KINDS = {
+    "shape": ("cmp.shape", "cmp.not_array", "cmp.type", "cmp.length", "cmp.keys", "cmp.dtype"),
+    "values": ("cmp.values", "cmp.value", "cmp.bool_values", "prop.gradient_fd"),
+    "not_finite": ("cmp.array_not_finite", "cmp.not_finite"),
+    "raised": ("err.exception", "err.exception_unplaced"),
+}
+
+
+def failure_kind(key: str) -> str | None:
+    """The way of failing a message key says (a key of HINT_KINDS), or None."""
+    return next((kind for kind, keys in HINT_KINDS.items() if key in keys), None)
 
 
 @dataclass
@@ -35,6 +50,13 @@ class CheckSpec:
     title: dict
     hint: dict
     question: dict | None = None      # quiz only: the question spec from the YAML
+    line: int = 0                     # of its entry in the exercise's YAML
+    guards: bool = False              # a safety net: no known mistake need fail it (grader/validate.py)
+    hints: dict = field(default_factory=dict)   # per way of failing (HINT_KINDS): {kind: {en, zh}}
+
+    def hint_for(self, key: str | None) -> dict:
+        """The hint for a failure with message ``key``: its kind's, else the check's own."""
+        return self.hints.get(failure_kind(key or ""), self.hint)
 
 
 @dataclass
@@ -65,6 +87,7 @@ class Exercise:
     checks: list[CheckSpec]
     mistakes: list[MistakeSpec] = field(default_factory=list)
     path: Path | None = None
+    returns: dict = field(default_factory=dict)   # function -> its results' names (``returns:``)
 
     @property
     def max_score(self) -> float:
@@ -223,6 +246,7 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
         checks=[], path=path)
     if exercise.timeout <= 0:
         r.fail("timeout must be positive")
+    returns = _returns(r, exercise.functions)
     entries = r.get("questions" if exercise.is_quiz else "checks", list)
     declared = {}
     for entry in entries:
@@ -237,21 +261,27 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
                     compile_spec(entry.get("equation"))
                 except SpecError as err:
                     c.fail(f"question {key!r}: {err}")
+            if "wrong" in entry:
+                _wrong_answers(c, key, fmt, entry["wrong"])
             spec = CheckSpec(id=key, points=c.get("points", float, default=1.0, required=False),
                              hidden=bool(c.get("hidden", bool, default=False, required=False)),
                              title=c.texts("question"), hint=c.texts("hint", required=False),
-                             question=dict(entry))
+                             question=dict(entry), line=getattr(entry, "line", 0))
         else:
             check_id = c.get("id", str)
             if "kind" in entry:   # declared in the YAML (grader/declared_checks.py)
-                declared[check_id] = declared_check(ex_id, exercise.functions, entry,
-                                                    lambda problem: c.fail(f"check {check_id!r}: {problem}"))
+                declared[check_id] = declared_check(
+                    ex_id, exercise.functions, entry,
+                    lambda problem, line=None, c=c, check_id=check_id: c.fail(f"check {check_id!r}: {problem}", line),
+                    returns)
             elif known_checks is not None and check_id not in known_checks.get(ex_id, {}):
                 known = ", ".join(known_checks.get(ex_id, {})) or "none"
                 c.fail(f"exercise {ex_id!r} has no check {check_id!r} (known: {known})")
+            hint, hints = _hints(c, check_id, entry.get("hint"))
             spec = CheckSpec(id=check_id, points=c.get("points", float),
                              hidden=bool(c.get("hidden", bool, default=False, required=False)),
-                             title=c.texts("title"), hint=c.texts("hint", required=False))
+                             title=c.texts("title"), hint=hint, hints=hints, line=getattr(entry, "line", 0),
+                             guards=c.get("guards", bool, default=False, required=False))
         if spec.points < 0:
             c.fail(f"check {spec.id!r}: points must not be negative")
         if any(s.id == spec.id for s in exercise.checks):
@@ -259,7 +289,84 @@ def _load_exercise(path: Path, known_checks) -> Exercise:
         exercise.checks.append(spec)
     if not exercise.checks:
         r.fail("an exercise needs at least one check")
+    exercise.returns = returns
     return exercise, declared
+
+
+def _returns(r: _Reader, functions: list) -> dict:
+    """``returns:``: the names of the functions' results, which every message uses (``[h_t, c_t]``
+    names the parts of a tuple, ``h_t`` a single result); a list or a name for the exercise's
+    only function, or a mapping from function to those."""
+    value = r.data.get("returns")
+    if value is None:
+        return {}
+    line = getattr(value, "line", None)
+
+    def names(item, where):
+        if isinstance(item, str) and item.strip():
+            return item.strip()
+        if isinstance(item, list) and item and all(isinstance(n, str) and n.strip() for n in item):
+            return tuple(n.strip() for n in item)
+        r.fail(f"returns{where}: give a name, or a list of names (one per part of a tuple result)", line)
+
+    if isinstance(value, dict):
+        unknown = [f for f in value if f not in functions]
+        if unknown:
+            r.fail(f"returns names {unknown[0]!r}, which is not one of the exercise's functions "
+                   f"({', '.join(functions) or 'none'})", line)
+        return {f: names(v, f" for {f}") for f, v in value.items()}
+    if len(functions) != 1:
+        r.fail("returns: with several functions, map each to its results' names ({function: [names]})", line)
+    return {functions[0]: names(value, "")}
+
+
+def _hints(c: _Reader, check_id: str, value) -> tuple[dict, dict]:
+    """A check's hint ({en, zh}) and its hints per way of failing ({kind: {en, zh}})."""
+    if value is None:
+        return {lang: "" for lang in LANGUAGES}, {}
+    if not isinstance(value, dict):
+        c.fail(f"check {check_id!r}: hint must be a mapping of texts ({', '.join(LANGUAGES)}) "
+               f"or of ways of failing ({', '.join(HINT_KINDS)}) to texts")
+    unknown = [k for k in value if k not in LANGUAGES and k not in HINT_KINDS]
+    if unknown:
+        c.fail(f"check {check_id!r}: hint has {unknown[0]!r}, which is no language ({', '.join(LANGUAGES)}) "
+               f"and no way of failing ({', '.join(HINT_KINDS)})", getattr(value, "line", None))
+    hints = {}
+    for kind in HINT_KINDS:
+        if kind in value:
+            texts = value[kind]
+            if not isinstance(texts, dict) or any(not isinstance(texts.get(lang), str) or not texts[lang].strip()
+                                                  for lang in LANGUAGES):
+                c.fail(f"check {check_id!r}: hint {kind!r} needs a text in each of {', '.join(LANGUAGES)}",
+                       getattr(texts, "line", None) or getattr(value, "line", None))
+            hints[kind] = {lang: texts[lang] for lang in LANGUAGES}
+    given = [lang for lang in LANGUAGES if lang in value]
+    if given and len(given) != len(LANGUAGES) or any(not isinstance(value.get(lang, ""), str) for lang in given):
+        c.fail(f"check {check_id!r}: hint needs a text in each of {', '.join(LANGUAGES)}",
+               getattr(value, "line", None))
+    return {lang: value.get(lang, "") for lang in LANGUAGES}, hints
+
+
+QUIZ_WRONG_FORMATS = ("int", "number", "choice")
+
+
+def _wrong_answers(c: _Reader, key: str, fmt: str, value) -> None:
+    """``wrong: {2560: {en, zh}}``: known wrong answers of a question and what each says."""
+    line = getattr(value, "line", None)
+    if fmt not in QUIZ_WRONG_FORMATS:
+        c.fail(f"question {key!r}: wrong answers are for {', '.join(QUIZ_WRONG_FORMATS)} questions, not {fmt}",
+               line)
+    if not isinstance(value, dict) or not value:
+        c.fail(f"question {key!r}: wrong must map each known wrong answer to its explanation {{en, zh}}", line)
+    for answer, texts in value.items():
+        if isinstance(answer, bool) or (fmt == "choice" and not isinstance(answer, str)) or (
+                fmt != "choice" and not isinstance(answer, (int, float))):
+            c.fail(f"question {key!r}: wrong answer {answer!r} is no "
+                   f"{'letter' if fmt == 'choice' else 'number'}", line)
+        if not isinstance(texts, dict) or any(not isinstance(texts.get(lang), str) or not texts[lang].strip()
+                                              for lang in LANGUAGES):
+            c.fail(f"question {key!r}: the explanation of wrong answer {answer!r} needs a text in each of "
+                   f"{', '.join(LANGUAGES)}", getattr(texts, "line", None) or line)
 
 
 def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
@@ -349,14 +456,21 @@ def load_course(root: Path) -> Course:
     except CourseCodeError as exc:
         raise CourseError(str(exc)) from None
     exercises = []
+    coded = set(registry.builders)   # functions whose builder the course's Python gives
     for path in paths:
         exercise, declared = _load_exercise(path, registry.checks)
+        references = {}
         for check_id, run in declared.items():
             registry.add(exercise.id, check_id, run)
-            if run.kind == "reference" and run.func not in registry.builders:
-                # the counterexample search draws from the first declared reference check's inputs
-                registry.builders[run.func] = run.builder
-                registry.arg_names[run.func] = run.arg_names
+            if run.kind == "reference" and run.func not in coded:
+                references.setdefault(run.func, []).append(run)
+        for func, runs in references.items():
+            # the counterexample search draws from every declared reference check's inputs (the first
+            # check's are the simplest choice): grader/declared_checks.py combined_builder
+            registry.builders[func] = combined_builder(runs)
+            registry.arg_names[func] = max((run.arg_names for run in runs), key=len)
+        for func, names in exercise.returns.items():
+            registry.result_names[func] = names
         exercises.append(exercise)
     unknown = [x for x in info.order if x not in {e.id for e in exercises}]
     if unknown:

@@ -13,6 +13,7 @@ A course without ``exercises/checks/`` has only checks declared in its YAML.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.machinery
@@ -78,11 +79,61 @@ def _run(spec, module, init: Path | None):
 
 
 def _collect(registry: Registry, module) -> None:
+    """A module's BUILDERS, ARG_NAMES and RESULT_NAMES, each checked: a value of the wrong type is a
+    course error at the file and line that defines it, not an internal error in a student's grading."""
     for attribute, target in (("BUILDERS", registry.builders), ("ARG_NAMES", registry.arg_names),
                               ("RESULT_NAMES", registry.result_names)):
-        value = getattr(module, attribute, None)
-        if isinstance(value, dict):
-            target.update(value)
+        if not hasattr(module, attribute):
+            continue
+        value = getattr(module, attribute)
+        problem = _problem(attribute, value)
+        if problem:
+            path = Path(getattr(module, "__file__", "") or "?")
+            raise CourseCodeError(f"{path}:{_line_of(path, attribute)}: {attribute} {problem}")
+        target.update(value)
+
+
+FORMATS = {
+    "BUILDERS": "maps each function name to an input builder (grader.choices: a @builder function called, "
+                "e.g. {'f': f_case()})",
+    "ARG_NAMES": "maps each function name to a tuple of its argument names, e.g. {'f': ('x', 'W')}",
+    "RESULT_NAMES": "maps each function name to its result's name ('h_t') or a tuple of names, one per part of "
+                    "a tuple result (('h_t', 'c_t'))",
+}
+
+
+def _problem(attribute: str, value) -> str | None:
+    """What is wrong with a module's BUILDERS, ARG_NAMES or RESULT_NAMES, or None."""
+    from grader.choices import Builder
+
+    def names(item):
+        return isinstance(item, (tuple, list)) and all(isinstance(n, str) and n for n in item)
+
+    good = {"BUILDERS": lambda v: isinstance(v, Builder),
+            "ARG_NAMES": names,
+            "RESULT_NAMES": lambda v: (isinstance(v, str) and v) or (names(v) and len(v) > 0)}[attribute]
+    if not isinstance(value, dict):
+        return f"must be a dict: it {FORMATS[attribute]} (got {type(value).__name__})"
+    for func, item in value.items():
+        if not isinstance(func, str):
+            return f"has the key {func!r}: it {FORMATS[attribute]}"
+        if not good(item):
+            return f"gives {func!r} {item!r} ({type(item).__name__}): it {FORMATS[attribute]}"
+    return None
+
+
+def _line_of(path: Path, attribute: str) -> int:
+    """The line that assigns ``attribute`` at the top of the module (0 if not found)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return 0
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, (ast.AnnAssign, ast.AugAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id == attribute for t in targets):
+            return node.lineno
+    return 0
 
 
 def _where(exc: BaseException, folder: Path, path: Path) -> str:

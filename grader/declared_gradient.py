@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.checks import Fail, describe_case, quiet_numpy
+from grader.checks import Fail, describe_case, quiet_numpy, result_name
 from grader.compare import type_label
 
 KEYS = ("loss", "wrt", "eps", "max_error")
@@ -68,8 +68,9 @@ class Gradient:
         return float(result.reshape(()))
 
 
-def gradient_spec(entry: dict, specs: list, kwspecs: dict, fail) -> Gradient:
-    """The gradient part of a declared check (``fail(problem)`` raises the course error)."""
+def gradient_spec(entry: dict, specs: list, kwspecs: dict, fail, result_names=None) -> Gradient:
+    """The gradient part of a declared check (``fail(problem)`` raises the course error);
+    ``result_names``: the exercise's ``returns:`` names for the function, which messages use."""
     names = tuple(s.get("name") for s in specs)
     inputs = {n: s for n, s in zip(names, specs) if n} | kwspecs
     loss = entry.get("loss")
@@ -85,9 +86,9 @@ def gradient_spec(entry: dict, specs: list, kwspecs: dict, fail) -> Gradient:
         fail("a gradient check needs loss: an expression such as sum(f(X) * G), or {function: name}")
     wrt = entry.get("wrt")
     if isinstance(wrt, str):
-        form, pairs = "single", [("result", None, wrt)]
+        form, pairs = "single", [(result_name(result_names, ""), None, wrt)]
     elif isinstance(wrt, list) and wrt:
-        form, pairs = "sequence", [(f"result[{i}]", i, name) for i, name in enumerate(wrt)]
+        form, pairs = "sequence", [(result_name(result_names, f"[{i}]"), i, name) for i, name in enumerate(wrt)]
     elif isinstance(wrt, dict) and wrt:
         form, pairs = "mapping", [(str(key), key, name) for key, name in wrt.items()]
     else:
@@ -132,7 +133,14 @@ def _expression(text: str, inputs: tuple, fail):
 # ---------------------------------------------------------------- the check
 
 def run_gradient(spec: Gradient, ctx, func: str, tag: str, build):
-    items = ctx.cached(tag, lambda rng: [(case, numeric_gradients(spec, ctx.reference, case)) for case in build(rng)])
+    def numeric(case):
+        try:
+            return numeric_gradients(spec, ctx.reference, case)
+        except Exception as exc:  # noqa: BLE001 -- the loss is the course's: its failure is a course error
+            raise ctx.course_error(exc, f"the loss {spec.loss_text} failed on the inputs {describe_case(case)}") \
+                from None
+
+    items = ctx.cached(tag, lambda rng: [(case, numeric(case)) for case in build(rng)])
     for case, numeric in items:
         got = ctx.call(func, case)
         for label, name, value in _entries(spec, got, case):

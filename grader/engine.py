@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.answers import read_answers_yaml
-from grader.checks import Context, Fail
+from grader.checks import Context, Fail, course_frame
 from grader.escaping import plain
 from grader.counterexample import Budget as CounterexampleBudget
 from grader.counterexample import behaviour
@@ -26,7 +26,7 @@ from grader.counterexample import search as search_counterexample
 from grader.course import Course, Exercise
 from grader.diagnose import Diagnoser
 from grader.display_packages import declare as declare_display_packages
-from grader.errors import InternalError
+from grader.errors import CourseError, InternalError
 from grader.graded_work import WHAT_WAS_GRADED, prepare
 from grader.i18n import Message, add_course_messages
 from grader.kit_records import NotInKit
@@ -367,6 +367,11 @@ class Grader:
         """Named mistakes; a student value that breaks the replay costs the diagnosis only."""
         try:
             return self.diagnoser.diagnose(exercise, calls, hidden_calls)
+        except CourseError:
+            raise
+        except SyntaxError as exc:   # a known mistake's file does not compile: the course's error
+            raise CourseError(f"{exc.filename}:{exc.lineno}: a known mistake of {exercise.id} does not compile: "
+                              f"{exc.msg}") from None
         except Exception as exc:  # noqa: BLE001
             if STRICT:
                 raise InternalError(f"diagnosis of {exercise.id} broke: {exc!r}") from exc
@@ -404,7 +409,7 @@ class Grader:
             known = self._counterexamples.get(key, MISSING)
             found = recheck_counterexample(ctx, known) if known not in (None, MISSING) else None
             if found is None and known is not None:
-                found = self._counterexamples[key] = search_counterexample(ctx, func, self._cx_budget)
+                found = self._counterexamples[key] = self._search(ctx, func)
             if found is not None:
                 result.counterexample = found.message()
 
@@ -416,6 +421,20 @@ class Grader:
     def _import_problem(self, cause: dict, exercise, submission) -> Message:
         """Why the exercise's file does not import, naming the file as the student handed it in."""
         return Message(*submission_import_message(cause, submission.file_of(exercise.file), submission, self.course))
+    def _search(self, ctx: Context, func: str):
+        """The counterexample search; a failure of the course's builder, names or reference on the
+        builder's inputs is a course error naming the course file, never the student's."""
+        try:
+            return search_counterexample(ctx, func, self._cx_budget)
+        except (CourseError, StudentError):
+            raise
+        except Exception as exc:  # noqa: BLE001 -- the course's builders may raise anything
+            frame = course_frame(exc, ctx)
+            if not frame:
+                raise
+            raise CourseError(f"the counterexample search for {func}() failed in the course's code{frame}: "
+                              f"{type(exc).__name__}: {exc}") from None
+
 
     def _run_check(self, ctx: Context, spec) -> CheckResult:
         implementation = self.checks[ctx.exercise.id][spec.id]
@@ -437,10 +456,13 @@ class Grader:
             result.message = Message("err.unjudgeable", detail=type(exc).__name__)
             result.internal = f"{type(exc).__name__}: {exc}"
             return result
+            result.hint = spec.hint_for(result.message.key)   # the hint for this way of failing
         result.passed, result.score = True, spec.points
         return result
 
     # ------------------------------------------------------------ the quiz
+        except CourseError:   # the course's code or YAML is wrong (grader/checks.py Context.course_error)
+            raise
 
     def _grade_quiz(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
         from grader.quiz import grade_quiz

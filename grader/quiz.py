@@ -53,6 +53,7 @@ MESSAGE_KEYS = (
     "quiz.mapping_unknown_keys",
     "quiz.not_text",
     "quiz.escaped_backslash",
+    "quiz.known_wrong",
 )
 
 
@@ -506,20 +507,63 @@ def _backslash_meant(given, spec, expected, verdict: Verdict):
     return _ESCAPED[eaten[0]] if again.fraction > verdict.fraction else None
 
 
+def known_wrong(spec: dict, given):
+    """The question's known wrong answer (a key of its ``wrong:`` mapping) that ``given`` is, graded
+    as the question grades an answer (a number within its tolerance, the same letter), or None."""
+    wrong = spec.get("wrong") if isinstance(spec, dict) else None
+    grader = _GRADERS.get(spec.get("format")) if isinstance(wrong, dict) else None
+    if grader is None or _is_blank(given):
+        return None
+    for answer in wrong:
+        try:
+            if grader(spec, given, answer).fraction >= 1:
+                return answer
+        except Exception:  # noqa: BLE001 -- never raises, like grade_answer
+            continue
+    return None
+
+
+def wrong_answer_problems(exercise, key: dict) -> list[str]:
+    """Known wrong answers that the answer key grades right: the course's error, at the question's line."""
+    problems = []
+    for spec in exercise.checks:
+        question = spec.question or {}
+        for answer in question.get("wrong") or {}:
+            if key.get(spec.id) is not None and grade_answer(question, answer, key.get(spec.id)).fraction >= 1:
+                where = str(exercise.path or exercise.id) + (f":{spec.line}" if spec.line else "")
+                problems.append(f"{where}: question {spec.id!r} lists {answer!r} as a known wrong answer, "
+                                "but the answer key grades it right")
+    return problems
+
+
 def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
     """The quiz exercise's result: each question graded against the answer key, its credit
-    clamped to [0, 1] of its points (``output``: what an ANSWERS dict's module printed)."""
-    from grader.i18n import Message
-    from grader.results import CheckResult, ExerciseResult
+    clamped to [0, 1] of its points (``output``: what an ANSWERS dict's module printed). A
+    known wrong answer (``wrong:``) is named like a code exercise's known mistake. A known wrong
+    answer that the key grades right is the course's error (:class:`CourseError`)."""
+    from grader.errors import CourseError
+    from grader.i18n import LANGUAGES, Message
+    from grader.results import CheckResult, Diagnosis, ExerciseResult
 
-    checks = []
+    problems = wrong_answer_problems(exercise, key)
+    if problems:
+        raise CourseError(problems[0])
+    checks, diagnoses = [], []
     for spec in exercise.checks:
-        verdict = grade_answer(spec.question, answers.get(spec.id), key.get(spec.id))
+        given = answers.get(spec.id)
+        verdict = grade_answer(spec.question, given, key.get(spec.id))
         fraction = min(max(float(verdict.fraction), 0.0), 1.0)
+        answer = known_wrong(spec.question, given) if fraction < 1.0 and not spec.hidden else None
+        if answer is not None:
+            verdict = Verdict(verdict.fraction, "quiz.known_wrong", {"given": echo(given)})
+            title = {lang: Message("quiz.known_wrong_title", question=spec.id, answer=str(answer)).render(lang)
+                     for lang in LANGUAGES}
+            diagnoses.append(Diagnosis(f"{exercise.id}.{spec.id}={answer}", title,
+                                       dict(spec.question["wrong"][answer]), spec.hint))
         checks.append(CheckResult(name=spec.id, passed=fraction >= 1.0, score=fraction * spec.points,
                                   max_score=spec.points, message=Message(verdict.message, verdict.params),
                                   title=spec.title, hint=spec.hint, hidden=spec.hidden))
-    return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, output=output)
+    return ExerciseResult(id=exercise.id, title=exercise.title, checks=checks, diagnoses=diagnoses, output=output)
 
 
 def grade_answer(spec: dict, given, expected) -> Verdict:

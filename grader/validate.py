@@ -5,8 +5,20 @@
 2. The stubs score zero on every check.
 3. Every known mistake (each implementation variant), laid out as the
    reference with that one file made wrong, loses points on its exercise,
-   fails the checks its catalogue entry lists, and is named.
-4. Every check of every exercise is failed by at least one of the above.
+   fails the checks its catalogue entry lists, and is named (a mistake whose entry sets
+   ``hidden_evidence``, which only a hidden check shows: named in the instructor's
+   ``hidden_diagnoses``, as the student's report names nothing from a hidden check's calls).
+4. Every check of every exercise is failed by at least one of the above, except a check
+   declared ``guards: true`` (a safety net: dtype, arguments left alone, no state), which
+   no known mistake need fail; validate proves it can fail with generated mistakes instead
+   (the reference's result in float32, its arguments modified after the call, a state
+   kept between calls).
+5. Every path a student's grading takes runs: the counterexample search and the diagnosis
+   on every known mistake. A failure of the course's own code or YAML found on the way (the
+   reference raising on a check's inputs, a builder raising, names of the wrong type, a known
+   mistake that does not compile, a quiz's known wrong answer that the answer key grades
+   right) is a course error naming the file: listed with the problems, then raised
+   (:class:`CourseError`, exit 2).
 """
 
 from __future__ import annotations
@@ -17,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine import Grader
+from grader.errors import CourseError
 from grader.grade_path import grade_path
 
 
@@ -25,6 +38,7 @@ class ValidationReport:
     problems: list[str] = field(default_factory=list)
     mistakes: int = 0
     implementations: int = 0
+    course_errors: list[str] = field(default_factory=list)   # also in problems: validate then raises
 
     @property
     def ok(self) -> bool:
@@ -63,17 +77,109 @@ def _equation_problems(course, exercises) -> list[str]:
     return problems
 
 
+# Generated mistakes (appended to a function's file like a known mistake) that prove a check
+# declared ``guards: true`` can fail: the reference's result in float32, its array arguments
+# changed after the call, a result that drifts with every call.
+GENERATED_HELPERS = """
+import numpy as _guard_np
+
+
+def _guard_float32(value):
+    if isinstance(value, _guard_np.ndarray) and value.dtype.kind == "f":
+        return value.astype(_guard_np.float32)
+    if isinstance(value, float):
+        return _guard_np.float32(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_guard_float32(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _guard_float32(v) for k, v in value.items()}
+    return value
+
+
+def _guard_modified(args, kwargs):
+    for value in [*args, *kwargs.values()]:
+        if isinstance(value, _guard_np.ndarray) and value.size and value.flags.writeable:
+            if value.dtype.kind == "b":
+                value.flat[0] = not value.flat[0]
+            elif value.dtype.kind in "iuf":
+                value.flat[0] = value.flat[0] + 1
+
+
+_guard_calls = [0]
+
+
+def _guard_state(value):
+    _guard_calls[0] += 1
+    if isinstance(value, _guard_np.ndarray) and value.dtype.kind == "f":
+        return value + 0.5 * _guard_calls[0]
+    if isinstance(value, float):
+        return value + 0.5 * _guard_calls[0]
+    if isinstance(value, (tuple, list)):
+        return type(value)(_guard_state(v) for v in value)
+    return value
+"""
+GENERATED = {
+    "float32 result": "return _guard_float32(_guard_reference_{f}(*args, **kwargs))",
+    "modified argument": "result = _guard_reference_{f}(*args, **kwargs)\n    _guard_modified(args, kwargs)\n"
+                         "    return result",
+    "state kept between calls": "return _guard_state(_guard_reference_{f}(*args, **kwargs))",
+}
+
+
+def generated_mistake(exercise, how: str) -> str:
+    """The code that makes each of the exercise's functions a generated mistake ``how``."""
+    parts = [GENERATED_HELPERS]
+    for f in exercise.functions:
+        parts.append(f"_guard_reference_{f} = {f}\n\n\ndef {f}(*args, **kwargs):\n    {GENERATED[how].format(f=f)}\n")
+    return "\n\n".join(parts)
+
+
+def _mistake_sources(course, exercises) -> list[str]:
+    """Known mistakes whose files do not compile: a course error at the file and line."""
+    problems = []
+    for exercise in exercises:
+        for mistake in exercise.mistakes:
+            for variant in mistake.variants:
+                if variant.suffix != ".py":
+                    continue
+                try:
+                    compile(variant.read_text(encoding="utf-8"), str(variant), "exec")
+                except SyntaxError as exc:
+                    problems.append(f"{variant}:{exc.lineno}: the known mistake does not compile: {exc.msg}")
+                except (OSError, UnicodeDecodeError, ValueError) as exc:
+                    problems.append(f"{variant}: cannot read the known mistake: {exc}")
+    return problems
+
+
+def _wrong_answer_problems(course, exercises) -> list[str]:
+    """Quiz questions listing a known wrong answer that the answer key grades right."""
+    from grader.quiz import wrong_answer_problems
+
+    problems = []
+    for exercise in exercises:
+        if exercise.is_quiz and any("wrong" in (spec.question or {}) for spec in exercise.checks):
+            problems += wrong_answer_problems(exercise, course.answer_key() or {})
+    return problems
+
+
 def validate_course(course, only=(), echo=print) -> ValidationReport:
+    """The report; raises :class:`CourseError` (after echoing every problem) where the course's
+    own code or YAML failed."""
     report = ValidationReport()
     exercises = course.select(only)
     ids = [e.id for e in exercises]
     failed_by: dict[tuple[str, str], list[str]] = {(e.id, c.id): [] for e in exercises for c in e.checks}
 
-    with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course, counterexamples=False) as grader:
+    with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course) as grader:
         tmp = Path(tmp)
 
         def grade(folder: Path, which):
-            result = grade_path(folder, grader, which, prefix="grade-validate-")
+            try:
+                result = grade_path(folder, grader, which, prefix="grade-validate-")
+            except CourseError as exc:   # the course's code or YAML failed while grading this folder
+                report.course_errors.append(str(exc))
+                report.problems.append(f"course error while grading {folder.name}: {exc}")
+                return None
             for ex in result.exercises:
                 for c in ex.checks:
                     if c.internal:
@@ -81,7 +187,14 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
             return result
 
         report.problems.extend(_equation_problems(course, exercises))
+        for problem in _mistake_sources(course, exercises) + _wrong_answer_problems(course, exercises):
+            report.course_errors.append(problem)
+            report.problems.append(problem)
+        if report.course_errors:
+            return _finish(report, exercises, echo)
         reference = grade(reference_folder(course, tmp / "reference"), ids)
+        if reference is None:
+            return _finish(report, exercises, echo)
         for ex in reference.exercises:
             for c in ex.checks:
                 if not c.passed:
@@ -91,7 +204,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
         echo(f"reference  {reference.score:g}/{reference.max_score:g}")
 
         stubs = grade(course.stubs_dir, ids)
-        for ex in stubs.exercises:
+        for ex in stubs.exercises if stubs is not None else ():
             for c in ex.checks:
                 if c.score > 0:
                     report.problems.append(f"stub scores on {ex.id}.{c.name}")
@@ -106,14 +219,21 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                     report.implementations += 1
                     name = f"{mistake.id}" + (f" ({variant.stem.split('__', 1)[1]})" if "__" in variant.stem else "")
                     folder = mistake_folder(course, mistake, variant, tmp / f"m{report.implementations}")
-                    result = grade(folder, [exercise.id]).exercises[0]
+                    graded = grade(folder, [exercise.id])
+                    if graded is None:
+                        continue
+                    result = graded.exercises[0]
                     failed = [c.name for c in result.checks if not c.passed]
                     for check_id in failed:
                         failed_by[(exercise.id, check_id)].append(mistake.id)
                     problems = []
                     if result.score >= result.max_score:
                         problems.append("loses no points")
-                    if mistake.id not in [d.id for d in result.diagnoses]:
+                    # A mistake only hidden checks show (hidden_evidence) is named to the instructor
+                    # only: the student's report names nothing from a hidden check's calls.
+                    named = [d.id for d in result.diagnoses]
+                    named += result.hidden_diagnoses if mistake.hidden_evidence else []
+                    if mistake.id not in named:
                         problems.append("is not named")
                     missed = [c for c in mistake.fails if c not in failed]
                     if missed:
@@ -125,14 +245,51 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                          f"fails {len(failed):>2} checks  {status}")
                     shutil.rmtree(folder, ignore_errors=True)
 
+        # Safety nets (guards: true) no known mistake fails: generated mistakes must fail them.
+        unproven = {}
+        for exercise in exercises:
+            if exercise.is_quiz:
+                continue
+            for spec in exercise.checks:
+                if spec.guards and not [w for w in failed_by[(exercise.id, spec.id)] if w != "stub"]:
+                    unproven.setdefault(exercise.id, []).append(spec.id)
+        for exercise_id, check_ids in unproven.items():
+            exercise = course.exercises[exercise_id]
+            for n, how in enumerate(GENERATED):
+                folder = reference_folder(course, tmp / f"g{n}-{exercise_id}")
+                target = folder / exercise.file
+                target.write_text(target.read_text(encoding="utf-8") + "\n\n" + generated_mistake(exercise, how),
+                                  encoding="utf-8")
+                graded = grade(folder, [exercise_id])
+                if graded is None:
+                    continue
+                failed = [c.name for c in graded.exercises[0].checks if not c.passed]
+                for check_id in failed:
+                    failed_by[(exercise_id, check_id)].append(f"generated: {how}")
+                echo(f"  {exercise_id + ' (generated: ' + how + ')':<44} fails {len(failed):>2} checks")
+                shutil.rmtree(folder, ignore_errors=True)
+
     code_checks = [(e, c) for (e, c), who in failed_by.items() if course.exercises[e].is_quiz is False]
     for key in code_checks:
-        if not [w for w in failed_by[key] if w != "stub"]:
+        spec = next(c for c in course.exercises[key[0]].checks if c.id == key[1])
+        if spec.guards:
+            if not [w for w in failed_by[key] if w != "stub"]:
+                report.problems.append(f"no known mistake fails {key[0]}.{key[1]}, nor a generated one "
+                                       f"({', '.join(GENERATED)}): a check declared guards: true must be able to fail")
+        elif not [w for w in failed_by[key] if w != "stub"]:
             report.problems.append(f"no known mistake fails {key[0]}.{key[1]}")
+    return _finish(report, exercises, echo)
+
+
+def _finish(report: ValidationReport, exercises, echo) -> ValidationReport:
     echo(f"validate: {len(exercises)} exercises, {sum(len(e.checks) for e in exercises)} checks, "
          f"{report.mistakes} known mistakes ({report.implementations} implementations), "
          f"{len(report.problems)} problems")
     for problem in report.problems:
         echo(f"  problem: {problem}")
+    if report.course_errors:
+        more = len(report.course_errors) - 1
+        raise CourseError(report.course_errors[0] + (f" (and {more} more course error{'s' * (more > 1)})"
+                                                     if more else ""))
     return report
 
