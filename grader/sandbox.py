@@ -21,7 +21,11 @@ Gradescope) each submission's child is still confined before its code runs
   group only; its private /tmp is its own; processes it leaves behind are killed with it. In
   ``user`` mode (no Landlock) the course's ``exercises/``, ``solutions/`` and ``kit/``
   folders lose their permissions for others (``protect_from_others``), so only their owner
-  and root read them.
+  and root read them; every file the run writes is closed to others as it is made
+  (``closed_files``: umask 077); and no folder is shared by submissions: the worker gets a
+  mount namespace of its own (``confine.private_mounts``: an empty root-owned tmpfs over
+  every folder others may write, found by a walk at start-up, every other mount read-only),
+  or where mounts are not allowed, what submission uids left in those folders is swept.
 * ``landlock+user`` / ``landlock``: the kernel's Landlock confines the child to the
   Python standard library, numpy, the system libraries, its submission and its /tmp; no
   TCP; no signal or abstract unix socket beyond its own processes (Landlock ABI 6).
@@ -31,6 +35,10 @@ Gradescope) each submission's child is still confined before its code runs
 
 from __future__ import annotations
 
+import atexit
+import collections
+import contextlib
+import json
 import os
 import shutil
 import signal
@@ -80,6 +88,11 @@ class Isolation:
     own_uid: bool = False
     landlock: int = 0
     read_search: bool = False     # the uid keeps CAP_DAC_READ_SEARCH (under Landlock only)
+    # The ``user`` mode (a uid, no Landlock) leaves no folder shared by submissions: the worker's
+    # own mount namespace (confine.private_mounts; its spec) where the machine allows mounts, else
+    # a sweep of every folder other users may write (``sweeps``, see sweep()).
+    mounts: dict | None = None
+    sweeps: bool = False
 
     @property
     def confined(self) -> bool:
@@ -90,6 +103,8 @@ class Isolation:
         """What the child of the submission staged at ``root`` does to itself (confine.confine_child)."""
         if self.sandboxed or not (self.own_uid or self.landlock):
             return None
+        if self.sweeps:   # before a child of a new uid starts: nothing a finished one left is there
+            self.sweep()
         spec = {"uid": uid if self.own_uid else None, "tmp": str(tmp), "landlock": self.landlock,
                 "read_search": self.read_search and self.landlock > 0}
         if self.landlock:
@@ -101,6 +116,8 @@ class Isolation:
     def worker_args(self) -> list[str]:
         """The zygote's own arguments (after its script); the control socket is added by the runner."""
         args = ["--sandboxed"] if self.sandboxed else []
+        if self.mounts is not None:
+            args.append("--private-mounts=" + json.dumps(self.mounts))
         if self.seccomp is not None:
             args.append(f"--seccomp={self.inside(self.seccomp)}")
         return args
@@ -109,6 +126,15 @@ class Isolation:
         if self.sandboxed:
             return f"{SANDBOX_WORKER_DIR}/zygote.py"
         return str(WORKER_DIR / "zygote.py")
+
+    def sweep(self, uid: int | None = None) -> list[str]:
+        """In the ``user`` mode without a mount namespace: remove what submissions' uids left in
+        every folder other users may write (found at start-up, :func:`writable_by_others`), of
+        ``uid`` or of every submission uid with no process left; report (stderr) what could not
+        be removed and every file writable by others that changed. Returns those problems."""
+        if not self.sweeps:
+            return []
+        return sweep_leftovers(writable_by_others(with_files=True), uid)
 
 
 @lru_cache(maxsize=None)
@@ -230,14 +256,16 @@ def choose_isolation(exchange: Path, mode: str = "auto", hidden: list[Path] = ()
         return Isolation("process", reason="sandbox disabled", seccomp=seccomp)
     reason = sandbox_unavailable()
     if reason:
-        return fallback_isolation(reason, seccomp)
+        return fallback_isolation(reason, seccomp, exchange)
     return Isolation("bubblewrap", prefix=bwrap_command(exchange, hidden), exchange=exchange, sandboxed=True,
                      seccomp=seccomp)
 
 
-def fallback_isolation(reason: str, seccomp: Path | None) -> Isolation:
+def fallback_isolation(reason: str, seccomp: Path | None, exchange: Path | None = None) -> Isolation:
     """Without bubblewrap: a uid of the submission's own when we are root (and that uid can
-    run this Python), Landlock where the kernel has it (see the module's docstring)."""
+    run this Python), Landlock where the kernel has it (see the module's docstring). For a
+    worker (``exchange``: its folder) in the ``user`` mode, also a mount namespace of its own
+    or, where mounts are not allowed, the sweep."""
     root = os.geteuid() == 0
     abi = landlock_available()
     readable = root and another_uid_can_run_python()
@@ -247,8 +275,16 @@ def fallback_isolation(reason: str, seccomp: Path | None) -> Isolation:
     name = "+".join(["landlock"] * bool(abi) + ["user"] * own_uid) or "process"
     if root and not own_uid:
         reason += "; no uid of its own: this Python is not readable by other users"
-    return Isolation(name, reason=reason, seccomp=seccomp, own_uid=own_uid, landlock=abi,
-                     read_search=own_uid and not readable)
+    isolation = Isolation(name, reason=reason, seccomp=seccomp, own_uid=own_uid, landlock=abi,
+                          read_search=own_uid and not readable)
+    if own_uid and not abi and exchange is not None:
+        if private_mounts_unavailable():
+            isolation.sweeps = True
+            isolation.sweep()      # what earlier runs' submissions left (a run killed with kill -9)
+            _sweep_at_exit()       # and what the last ones of this run leave
+        else:
+            isolation.mounts = mount_spec(exchange)
+    return isolation
 
 
 # Without bubblewrap, as root: each staged submission runs as a uid drawn from the 2**24 above
@@ -337,6 +373,217 @@ def protect_from_others(paths: list[Path]) -> list[Path]:
             except OSError:
                 pass
     return changed
+
+
+# ---------------------------------------------------------------- the ``user`` mode: no shared folder, no open file
+
+WALK_SECONDS = 10.0        # the start-up walk for what other users may write, at most
+_NOT_WALKED = ("/proc", "/sys")   # the kernel's: nothing a uid leaves there outlives its processes
+
+
+@dataclass(frozen=True)
+class Writable:
+    """What a uid of no account may write on this machine, found by one walk of it."""
+
+    folders: tuple[str, ...]        # every folder writable by others (sticky or not), parents first
+    files: tuple[tuple, ...]        # (path, inode, size, mtime_ns) of every file or fifo writable by others
+    complete: bool                  # False: the walk ran out of time (WALK_SECONDS)
+
+
+@lru_cache(maxsize=None)
+def writable_by_others(with_files: bool = False) -> Writable:
+    """Walk the whole file system once (not /proc or /sys, no symbolic link followed) for the
+    folders, and with ``with_files`` the files, that others may write: where a submission's
+    uid could leave something for another. Cached for the process; ``cache_clear()`` to walk again."""
+    deadline = time.monotonic() + WALK_SECONDS
+    folders, files = [], []
+    try:
+        if os.lstat("/").st_mode & stat.S_IWOTH:
+            folders.append("/")
+    except OSError:
+        pass
+    queue = collections.deque(["/"])
+    complete = True
+    while queue:
+        if time.monotonic() > deadline:
+            complete = False
+            break
+        folder = queue.popleft()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.path in _NOT_WALKED:
+                        continue
+                    if entry.stat(follow_symlinks=False).st_mode & stat.S_IWOTH:
+                        folders.append(entry.path)
+                    queue.append(entry.path)
+                elif with_files and not entry.is_symlink():
+                    info = entry.stat(follow_symlinks=False)
+                    if info.st_mode & stat.S_IWOTH and (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+                        files.append((entry.path, info.st_ino, info.st_size, info.st_mtime_ns))
+            except OSError:
+                continue
+    return Writable(tuple(folders), tuple(files), complete)
+
+
+def mount_spec(exchange: Path, cover: list[str] | None = None) -> dict:
+    """What confine.private_mounts does in the worker: an empty tmpfs over every folder others may
+    write, /tmp included; what the worker needs that lies beneath one bound back (its exchange
+    folder writable, the Python runtime, numpy and the worker's own files read-only)."""
+    keep = [WORKER_DIR, Path(sys.executable).parent, Path(sys.executable).resolve().parent, *_numpy_dirs()]
+    keep += [Path(p) for p in dict.fromkeys((sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix))]
+    keep += [Path(sysconfig.get_paths()[name]) for name in ("stdlib", "platstdlib")]
+    libdir = sysconfig.get_config_var("LIBDIR")
+    keep += [Path(libdir)] if libdir else []
+    cover = writable_by_others().folders if cover is None else cover
+    return {"cover": sorted({"/tmp", *cover}),
+            "keep": [str(p.resolve()) for p in dict.fromkeys(keep) if p.is_dir()],
+            "writable": [str(Path(exchange).resolve())], "tmp_size": TMP_SIZE}
+
+
+@lru_cache(maxsize=None)
+def private_mounts_unavailable() -> str:
+    """'' when a worker can make its own mount namespace here (root, and mounts allowed: not in a
+    container without CAP_SYS_ADMIN), else why not; probed once a process, as the worker does it."""
+    if os.geteuid() != 0:
+        return "not root"
+    probe = ("import json, os, sys; sys.path.insert(0, sys.argv[1]); import confine; "
+             "confine.private_mounts(json.loads(sys.argv[2])); import numpy; "
+             "open(os.path.join(sys.argv[3], 'seen'), 'w').close()")
+    with tempfile.TemporaryDirectory(prefix="grade-probe-") as folder:
+        spec = mount_spec(Path(folder), cover=["/tmp"])   # whether mounts are allowed, without the walk
+        try:
+            proc = subprocess.run([sys.executable, "-I", "-c", probe, str(WORKER_DIR), json.dumps(spec), folder],
+                                  capture_output=True, timeout=60, stdin=subprocess.DEVNULL, cwd="/")
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"no private mounts ({exc})"
+        if proc.returncode != 0:
+            detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            return f"no private mounts ({detail[-1] if detail else proc.returncode})"
+        if not (Path(folder) / "seen").is_file():
+            return "no private mounts (the exchange folder was not bound back)"
+    return ""
+
+
+def _submission_uid(uid: int) -> bool:
+    return SUBMISSION_UIDS <= uid < SUBMISSION_UIDS + (1 << 24)
+
+
+def live_submission_uids() -> set[int]:
+    """The submission uids some process still runs as (a child being graded now, in any worker)."""
+    live = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("Uid:"):
+                        live.update(u for u in map(int, line.split()[1:]) if _submission_uid(u))
+                        break
+        except (OSError, ValueError):
+            continue
+    return live
+
+
+_REPORTED: set[str] = set()
+
+
+def _report(problems: list[str]) -> None:
+    for problem in problems:
+        if problem not in _REPORTED:
+            _REPORTED.add(problem)
+            sys.stderr.write(f"grade: warning: {problem}\n")
+
+
+def sweep_leftovers(found: Writable, uid: int | None = None) -> list[str]:
+    """Remove every entry that ``uid`` (None: any submission uid with no process left) owns in the
+    folders of ``found``, then look again: an entry of such a uid still there, a file writable by
+    others that changed since start-up, or a walk that did not finish is a problem, reported."""
+    live = set() if uid is not None else live_submission_uids()
+
+    def left_by_submission(owner: int) -> bool:
+        return owner == uid if uid is not None else _submission_uid(owner) and owner not in live
+
+    def leftovers() -> list[str]:
+        found_now = []
+        for folder in found.folders:
+            try:
+                with os.scandir(folder) as listing:
+                    found_now += [e.path for e in listing if left_by_submission(e.stat(follow_symlinks=False).st_uid)]
+            except OSError:
+                continue
+        return found_now
+
+    for path in leftovers():
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+    problems = [f"{path}: left by a submission's uid and could not be removed" for path in leftovers()]
+    for path, inode, size, mtime in found.files:
+        try:
+            info = os.lstat(path)
+            changed = (info.st_ino, info.st_size, info.st_mtime_ns) != (inode, size, mtime)
+        except OSError:
+            changed = True
+        if changed:
+            problems.append(f"{path}: writable by every user, changed while submissions were graded "
+                            "(a later submission may have read it)")
+    if found.files:
+        problems.append(f"{len(found.files)} files are writable by every user and cannot be swept "
+                        f"(first: {found.files[0][0]}); chmod o-w them, or grade with bubblewrap")
+    if not found.complete:
+        problems.append(f"the walk for folders every user may write stopped after {WALK_SECONDS:g} s: "
+                        "what lies beyond it is not swept")
+    _report(problems)
+    return problems
+
+
+@lru_cache(maxsize=None)
+def _sweep_at_exit() -> None:
+    """Once a process: when the grader exits, every submission uid's leftovers go (their processes
+    are gone by then), so nothing of this run's last submissions waits on the machine for the next run."""
+    atexit.register(lambda: sweep_leftovers(writable_by_others(with_files=True)))
+
+
+def students_read_by_permissions(mode: str = "auto") -> bool:
+    """Whether file permissions alone keep student code from the grader's files here: the ``user``
+    mode (bubblewrap unavailable, as root a uid of the submission's own, no Landlock). Every file
+    the run writes must then be closed to others from the moment it is made (:func:`closed_files`)."""
+    if mode == "none":
+        return False
+    reason = sandbox_unavailable()
+    if not reason:
+        return False
+    fallback = fallback_isolation(reason, None)
+    return fallback.own_uid and not fallback.landlock
+
+
+@contextlib.contextmanager
+def closed_files(active: bool):
+    """While ``active``: umask 077, so every file and folder this process and its children make
+    (the gradebook and its journal, WAL and shared-memory files, feedback, reports, caches,
+    temporary files) is its owner's alone from the moment it exists; and no bytecode written (a
+    __pycache__ made under that umask would shut other users out of a shared library's cache)."""
+    if not active:
+        yield
+        return
+    mask, bytecode = os.umask(0o077), sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        yield
+    finally:
+        os.umask(mask)
+        sys.dont_write_bytecode = bytecode
 
 
 def confinement_unavailable() -> str:

@@ -19,7 +19,9 @@ imports numpy and checks that a refused call is refused.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
+import re
 import sys
 
 PR_SET_DUMPABLE = 4
@@ -230,8 +232,17 @@ def confine_child(spec: dict):
 
 
 def from_arguments(argv: list[str]):
-    """The zygote's start: ``--seccomp=PATH`` loads the filter (a filter that does not load
-    ends the worker, so student code never runs unfiltered when a filter was asked for)."""
+    """The zygote's start: ``--private-mounts=JSON`` first gives the worker its own mount
+    namespace (:func:`private_mounts`; the filter refuses mount and unshare afterwards), then
+    ``--seccomp=PATH`` loads the filter. Either failing ends the worker, so student code never
+    runs less confined than the grader chose."""
+    for arg in argv:
+        if arg.startswith("--private-mounts="):
+            try:
+                private_mounts(json.loads(arg.split("=", 1)[1]))
+            except (OSError, ValueError, ConfinementError) as exc:
+                sys.stderr.write(f"worker: cannot make its private mounts: {exc}\n")
+                os._exit(78)
     for arg in argv:
         if arg.startswith("--seccomp="):
             try:
@@ -243,6 +254,109 @@ def from_arguments(argv: list[str]):
         not_dumpable()
     except ConfinementError:
         pass
+
+
+# ---------------------------------------------------------------- a private mount namespace (uid mode, no Landlock)
+
+CLONE_NEWNS = 0x00020000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_NOATIME, MS_NODIRATIME, MS_BIND, MS_REC, MS_PRIVATE = 1 << 10, 1 << 11, 1 << 12, 1 << 14, 1 << 18
+MS_RELATIME, MS_STRICTATIME = 1 << 21, 1 << 24
+_KEPT_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
+               "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME, "strictatime": MS_STRICTATIME}
+_PSEUDO = ("/proc",)     # left as they are: per-process files, each process's own
+
+
+def _mount(source, target: str, fstype, flags: int, data=None):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    def raw(value):
+        return None if value is None else os.fsencode(value)
+
+    if libc.mount(raw(source), raw(target), raw(fstype), flags, raw(data)) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
+
+
+def _mount_table() -> list[tuple[str, int]]:
+    """Every mount point of this namespace (unescaped) and the per-mount flags to keep."""
+    table = []
+    with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
+        for line in fh:
+            fields = line.split()
+            if len(fields) < 6:
+                continue
+            target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])   # \040 is a space
+            flags = 0
+            for option in fields[5].split(","):
+                flags |= _KEPT_FLAGS.get(option, 0)
+            table.append((target, flags))
+    return table
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _make_folders(path: str):
+    """``path``'s folders, each 0755 whatever the umask (the way to the exchange is walked by
+    the submission's uid), where a tmpfs just made them vanish."""
+    if os.path.isdir(path):
+        return
+    _make_folders(os.path.dirname(path))
+    os.mkdir(path)
+    os.chmod(path, 0o755)
+
+
+def private_mounts(spec: dict):
+    """Run as root in the zygote, before the filter: a mount namespace of the worker's own
+    (the zygote and every child it forks), propagation private, where
+
+    * every folder in ``spec["cover"]`` (each folder other users may write, found by the
+      grader at start-up, and always /tmp) is an empty tmpfs owned by root, mode 0755;
+    * the folders of ``spec["keep"]`` found beneath one of them (the worker's exchange folder,
+      a Python or the worker living under /tmp) are bound back at their own path;
+    * every other mount is read-only, except /proc, /tmp's tmpfs (the zygote's capture files,
+      root's alone) and the folders of ``spec["writable"]`` (the exchange, whose per-submission
+      /tmp belongs to the submission's uid).
+
+    A student uid then writes nothing that outlives its submission: no folder it could leave
+    a file in for another student exists (not even one the start-up walk did not find), and
+    nothing left on the machine before shows through the covered folders."""
+    keep = [os.path.abspath(p) for p in spec.get("keep", ())]
+    writable = [os.path.abspath(p) for p in spec.get("writable", ())]
+    cover = sorted({os.path.abspath(p) for p in spec.get("cover", ())} | {"/tmp"})
+    cover = [c for c in cover if not any(o != c and _within(c, o) for o in cover)]   # the top-most only
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWNS) != 0:
+        raise ConfinementError(f"unshare: {os.strerror(ctypes.get_errno())}")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    handles = {}   # opened in the new namespace: a bind's source must be one of its own mounts
+    try:
+        for path in dict.fromkeys(keep + writable):
+            if any(_within(path, c) for c in cover) or path in writable:
+                handles[path] = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        for folder in cover:
+            if not os.path.isdir(folder) or os.path.islink(folder):
+                continue
+            size = spec.get("tmp_size", 64 << 20) if folder == "/tmp" else 1 << 16
+            _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"mode=0755,size={size}")
+        for path in sorted(handles, key=len):
+            _make_folders(path)
+            _mount(f"/proc/self/fd/{handles[path]}", path, None, MS_BIND | MS_REC)
+    finally:
+        for fd in handles.values():
+            os.close(fd)
+    for target, flags in _mount_table():
+        if target == "/tmp" or target in writable or any(_within(target, p) for p in _PSEUDO):
+            continue
+        try:
+            _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
+        except OSError as exc:
+            if exc.errno not in (2, 20):     # ENOENT, ENOTDIR: a mount now under a covered folder
+                raise
+    os.chdir("/")
 
 
 def _probe(path: str) -> int:
