@@ -83,6 +83,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     from grader.engine import Grader
     from grader.grade_path import grade_path
     from grader.progress import make_progress
+    from grader.sandbox import closed_files, students_read_by_permissions
 
     lang = lang or default_language()
     check_output(output)
@@ -100,10 +101,12 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
             click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
                        f"student code is confined by {isolation.name} instead", err=True)
 
-    # on a terminal, the progress shows which exercise runs now
-    result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
-    color = fmt == "text" and output is None and sys.stdout.isatty()
-    emit(render(result, fmt, lang, color=color), output)
+    # on a terminal, the progress shows which exercise runs now; in the "user" mode every file
+    # of the run (the report, caches, temporary files) is closed to others as it is made
+    with closed_files(students_read_by_permissions("none" if no_sandbox else "auto")):
+        result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
+        color = fmt == "text" and output is None and sys.stdout.isatty()
+        emit(render(result, fmt, lang, color=color), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
 
 
@@ -210,6 +213,7 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
     from grader.feedback import FeedbackWriter
     from grader.gradebook import Gradebook
     from grader.progress import make_progress
+    from grader.sandbox import closed_files, students_read_by_permissions
 
     book_path = gradebook or default_gradebook(directory)
     writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang)
@@ -219,7 +223,10 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
         from grader.cluster import DaskPool
         cluster = DaskPool(scheduler, course, only=only, isolation=isolation, counterexamples=counterexamples,
                            feedback=writer)
-    with Gradebook(book_path) as book, make_progress() as progress:
+    # Where only file permissions keep student code out (the "user" mode), every file of the run is
+    # closed to others as it is made: the gradebook and its WAL, the feedback, the report, caches.
+    private = scheduler is None and students_read_by_permissions(isolation)
+    with closed_files(private), Gradebook(book_path, private=private) as book, make_progress() as progress:
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
                               isolation=isolation, feedback=writer, cluster=cluster,

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,8 +151,15 @@ def prepare(result) -> PreparedAttempt:
 
 
 class Gradebook:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, private: bool = False):
+        """``private``: student code may read what others may (grader/sandbox.py: the ``user``
+        mode): the gradebook is closed to others before SQLite opens it, since SQLite gives its
+        journal, WAL and shared-memory files the gradebook's own mode when it makes them. A new
+        one is made 0600 here; one left open by an earlier run loses its permissions for
+        others, and so do the journal files such a run left beside it."""
         self.path = Path(path)
+        if private:
+            close_to_others(self.path)
         self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         # WAL with synchronous=NORMAL: a committed attempt survives the grader being killed
         # (kill -9, Ctrl-C, a crash) at any point; only a power cut can lose the last few, and
@@ -275,6 +284,28 @@ class Gradebook:
         marks = ",".join("?" * len(attempt_ids))
         return self.db.execute(f"SELECT attempt_id, exercise, mistake FROM diagnoses WHERE attempt_id IN ({marks})",
                                attempt_ids).fetchall()
+
+
+JOURNALS = ("-wal", "-shm", "-journal")     # what SQLite keeps beside a database
+
+
+def close_to_others(path: Path) -> None:
+    """Before SQLite opens ``path``: a new gradebook made 0600 (O_EXCL, so never one that appeared
+    meanwhile), an existing one and its journal files stripped of every permission for others."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        return
+    except FileExistsError:
+        pass
+    except OSError:
+        return      # a folder that does not exist: SQLite says so
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in JOURNALS)):
+        try:
+            mode = stat.S_IMODE(os.lstat(file).st_mode)
+            if mode & 0o007 and not stat.S_ISLNK(os.lstat(file).st_mode):
+                os.chmod(file, mode & ~0o007)
+        except OSError:
+            continue
 
 
 def _attempt(row) -> Attempt:
