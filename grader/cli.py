@@ -182,12 +182,14 @@ def refuse_early(output, course_dir, only, no_sandbox, scheduler):
 
 def found_entries(download, grouping):
     """The grouped students as grade_class's entries: staged paths, notes, members, what the gradebook keeps."""
-    from grader.classroom import Entry, FoundEntries
+    from grader.classroom import Entry, FoundEntries, readable
     from grader.gradebook import SubmissionInfo
 
-    entries, skipped, seen = [], list(grouping.unmatched), {}
+    # names from a folder on disk may hold bytes that are not UTF-8: kept as visible escapes
+    entries, skipped, seen = [], [(name, readable(why)) for name, why in grouping.unmatched], {}
     for index, student in enumerate(grouping.students):
-        everyone = [(student.id, student.name), *student.members]
+        student.id, student.name = readable(student.id), readable(student.name)
+        everyone = [(student.id, student.name), *((readable(i), readable(n)) for i, n in student.members)]
         taken = [sid for sid, _ in everyone if sid in seen]
         if taken:
             skipped.append((student.id, f"student {taken[0]!r} already has a submission ({seen[taken[0]]})"))
@@ -199,9 +201,9 @@ def found_entries(download, grouping):
         infos = [SubmissionInfo(sid, name, grouping.layout, time.at if time else None, time.source if time else None,
                                 time.precision if time else None, time.late if time else None,
                                 student.emails.get(sid, student.email if sid == student.id else ""),
-                                student.submission, tuple(sorted(student.files)))
+                                student.submission, tuple(readable(f) for f in sorted(student.files)))
                  for sid, name in everyone]
-        entries.append(Entry(student.id, path, notes=list(student.notes), members=[sid for sid, _ in student.members],
+        entries.append(Entry(student.id, path, notes=list(student.notes), members=[sid for sid, _ in everyone[1:]],
                              info=infos))
     return FoundEntries(entries, skipped, private=[download.work])
 

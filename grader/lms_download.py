@@ -76,8 +76,8 @@ def describe(grouping: Grouping) -> list[str]:
     """The grouping as printed before grading: the layout, every student with their files, every unmatched file."""
     from grader.escaping import visible
 
-    def shown(raw: str) -> str:
-        return visible(raw, keep="")
+    def shown(raw: str) -> str:     # bytes that are not UTF-8 as \xNN, as the gradebook keeps them
+        return visible(raw.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"), keep="")
 
     lines = [f"layout: {grouping.layout} ({len(grouping.students)} students, "
              f"{len(grouping.unmatched)} unmatched files)"]

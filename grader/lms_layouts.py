@@ -182,10 +182,11 @@ def _single_gradable(files: dict[str, Path]) -> str | None:
 
 # name[_LATE]_userid_attachmentid_original (canvas-lms lib/content_zipper.rb: get_filename,
 # add_upload_submission; the name is the sortable name, lower-cased, non-word characters removed).
-CANVAS_FILE = re.compile(r"^(?:(?P<name>\w*?)_)??(?:(?P<late>LATE)_)?(?P<uid>\d+)_(?P<att>\d+)_(?P<file>.+)$",
+# The name part is taken as it comes (a folder unpacked by a tool that did not decode UTF-8 holds other bytes).
+CANVAS_FILE = re.compile(r"^(?:(?P<name>[^/]*?)_)??(?:(?P<late>LATE)_)?(?P<uid>\d+)_(?P<att>\d+)_(?P<file>.+)$",
                          re.DOTALL)
 CANVAS_ANON = re.compile(r"^(?:(?P<late>LATE)_)?(?P<uid>anon_[A-Za-z0-9]+)_(?P<att>\d+)_(?P<file>.+)$", re.DOTALL)
-CANVAS_TEXT = re.compile(r"^(?:(?P<name>\w*?)_)??(?:(?P<late>LATE)_)?(?P<uid>\d+|anon_[A-Za-z0-9]+)"
+CANVAS_TEXT = re.compile(r"^(?:(?P<name>[^/]*?)_)??(?:(?P<late>LATE)_)?(?P<uid>\d+|anon_[A-Za-z0-9]+)"
                          r"_(?P<file>text\.html|link\.html)$", re.DOTALL)
 # Canvas makes a name unique with -1, -2 ... before the extension (Attachment.make_unique_filename).
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-(?P<n>[1-9]\d*)(?P<ext>(?:\.[A-Za-z][A-Za-z0-9]*)*\.[A-Za-z0-9]*)?$",

@@ -466,6 +466,14 @@ def test_the_latest_canvas_upload_is_the_one_graded(tmp_path):
     shutil.copyfile(STUBS / "rnn_step.py", folder / "smithjohn_7_100_rnn_step.py")
     shutil.copyfile(REFERENCE / "rnn_step.py", folder / "smithjohn_7_300_rnn_step-2.py")
     shutil.copyfile(STUBS / "rnn_step.py", folder / "smithjohn_7_200_rnn_step-1.py")
+    # a name that is not UTF-8 (a folder unpacked by an old tool), and a link that leads out
+    with open(bytes(folder) + b"/caf\xe9_8_400_rnn_step.py", "wb") as fh:
+        fh.write((REFERENCE / "rnn_step.py").read_bytes())
+    (folder / "evil_9_500_rnn_step.py").symlink_to(REFERENCE / "rnn_step.py")
     code, out, err = run("class", folder, "--only", "step", "--format", "json", "--no-counterexamples")
     assert code == 0, err
-    assert [(s["student"], s["score"]) for s in json.loads(out)["submissions"]] == [("7", step_points())]
+    assert [(s["student"], s["score"]) for s in json.loads(out)["submissions"]] == [("7", step_points()),
+                                                                                    ("8", step_points())]
+    assert "unmatched: evil_9_500_rnn_step.py: a symbolic link" in err
+    assert "8 (caf\\xe9): 1 file" in err
+    assert submissions(tmp_path / "canvas.gradebook.sqlite")["8"][0] == "caf\\xe9"
