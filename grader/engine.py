@@ -291,16 +291,16 @@ class Grader:
             self._leaning[exercise.id] = leaning
         if self.counterexamples:
             self._add_counterexamples(ctx, list(checks.values()), module)
-        # A mistake is named from the visible checks' calls alone, unless its catalogue entry
-        # allows hidden ones too: whether it is named then says nothing about a hidden input.
-        # Where a visible check failed and no mistake may use hidden calls, mistakes are looked
-        # for now and the results let go of; else the results wait for the hidden checks (where
-        # every visible check passed they are the reference's size, and an exercise with every
-        # check passed has nothing to explain).
+        # What the student is told is named from the visible checks' calls alone: whether a
+        # mistake is named then says nothing about a hidden input. Where a visible check failed,
+        # mistakes are looked for now; the results are kept for the hidden checks only where every
+        # visible check passed (they are the reference's size) or the instructor's diagnosis
+        # (hidden_evidence) needs them too. An exercise with every check passed has nothing to explain.
         calls, ctx.calls, ctx.last = ctx.calls, [], None
-        if all(c.passed for c in checks.values()) or self._hidden_evidence(exercise):
+        if all(c.passed for c in checks.values()):
             return _Graded(exercise, student, ctx, checks, plan, None, calls)
-        return _Graded(exercise, student, ctx, checks, plan, self._diagnose(exercise, calls), [])
+        return _Graded(exercise, student, ctx, checks, plan, self._diagnose(exercise, calls),
+                       calls if self._hidden_evidence(exercise) else [])
 
     def _hidden_checks(self, graded: "_Graded") -> ExerciseResult:
         exercise, student, ctx, checks = graded.exercise, graded.student, graded.ctx, graded.checks
@@ -327,12 +327,16 @@ class Grader:
         results = [checks[spec.id] for spec in exercise.checks if spec.id in checks]
         named = graded.named
         if named is None:
-            named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls, hidden_calls)
+            named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls)
         diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
+        # For the instructor only (never rendered to the student): what a hidden check's calls show.
+        hidden_named = [] if not hidden_calls or all(c.passed for c in results) else [
+            m.id for m in self._diagnose(exercise, calls, hidden_calls) if m not in named]
         self._done.add(exercise.id)
         leaning = {k: v for k, v in self._leaning.items() if k not in self._lost_hidden}
         note = answers.note(exercise.id, leaning) if answers is not None else None
         return ExerciseResult(id=exercise.id, title=exercise.title, checks=results, diagnoses=diagnoses,
+                              hidden_diagnoses=hidden_named,
                               output="".join(student.output), notes=[note] if note else [])
 
     def _stand_in_hidden_losses(self, exercise: Exercise, student) -> bool:
@@ -364,9 +368,12 @@ class Grader:
         return self.hidden and names_from_hidden_calls(exercise)
 
     def _diagnose(self, exercise, calls, hidden_calls=()):
-        """Named mistakes; a student value that breaks the replay costs the diagnosis only."""
+        """Named mistakes (with ``hidden_calls``: the instructor's, grader/diagnose.py); a student
+        value that breaks the replay costs the diagnosis only."""
         try:
-            return self.diagnoser.diagnose(exercise, calls, hidden_calls)
+            if hidden_calls:
+                return self.diagnoser.diagnose_hidden(exercise, calls, hidden_calls)
+            return self.diagnoser.diagnose(exercise, calls)
         except CourseError:
             raise
         except SyntaxError as exc:   # a known mistake's file does not compile: the course's error
