@@ -214,6 +214,20 @@ def outcome(feedback, student: str, start: float, grade, notes: tuple = ()):
     return student, (prepare(result), text), None, time.perf_counter() - start
 
 
+def with_notes(attempt, notes: list, feedback, student: str):
+    """A graded attempt (and its feedback text) with ``notes`` first among its result's notes, as a
+    local grading process adds them (:func:`outcome`); for results graded on a Dask worker."""
+    import json
+
+    from grader.results import SubmissionResult, message_data
+
+    data = json.loads(attempt.result)
+    data["notes"][:0] = [message_data(n) for n in notes]
+    attempt.result = json.dumps(data, ensure_ascii=False)
+    text = feedback.render(SubmissionResult.from_data(data), student) if feedback else None
+    return attempt, text
+
+
 def not_graded(exc: Exception) -> str:
     return f"could not be graded ({type(exc).__name__}: {exc})"[:500]
 
@@ -275,6 +289,8 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         feedback.reserve([s for entry in entries for s in (entry.student, *entry.members)])
     contents = {entry.student: content for entry, content in todo}
     members = {entry.student: entry.members for entry, _ in todo}
+    # a Dask worker grades what was packed, without the layout's notes: they are added here
+    late_notes = {entry.student: entry.notes for entry, _ in todo if entry.notes} if cluster is not None else {}
 
     def record(student, graded, problem):
         if graded is None:
@@ -283,6 +299,8 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
                 gradebook.record_skipped(run_id, each, problem)
         else:
             attempt, feedback_text = graded
+            if student in late_notes:
+                attempt, feedback_text = with_notes(attempt, late_notes[student], feedback, student)
             for each in (student, *members.get(student, ())):
                 gradebook.record_prepared(run_id, each, contents[student], attempt)
                 run.graded.append(each)

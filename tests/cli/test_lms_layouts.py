@@ -477,3 +477,29 @@ def test_the_latest_canvas_upload_is_the_one_graded(tmp_path):
     assert "unmatched: evil_9_500_rnn_step.py: a symbolic link" in err
     assert "8 (caf\\xe9): 1 file" in err
     assert submissions(tmp_path / "canvas.gradebook.sqlite")["8"][0] == "caf\\xe9"
+
+
+@needs_sandbox
+def test_on_a_dask_cluster_the_layout_notes_reach_the_feedback_too(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from test_cluster import DaskProcesses
+
+    assert distributed
+    folder = tmp_path / "canvas"
+    folder.mkdir()
+    good, bad = notebooks(tmp_path)
+    shutil.copyfile(bad, folder / "zhangwei_1003_5003_homework.ipynb")
+    shutil.copyfile(good, folder / "zhangwei_1003_5020_homework-1.ipynb")
+    env = {**__import__("os").environ, "GRADER_SECRET": "a-cluster-test-secret-0123456789abcdef"}
+    procs = DaskProcesses(tmp_path, 1, env)
+    try:
+        code, out, err = run("class", folder, "--only", "step", "--scheduler", procs.address, "--format", "json",
+                             "--no-counterexamples", env=env)
+    finally:
+        procs.stop()
+    assert code == 0, err
+    assert [(s["student"], s["score"]) for s in json.loads(out)["submissions"]] == [("1003", step_points())]
+    feedback = (tmp_path / "canvas.feedback" / "1003.md").read_text()
+    assert "homework.ipynb: the latest of 2 uploads is graded (homework-1.ipynb" in feedback
+    stored = json.loads(book_rows(tmp_path / "canvas.gradebook.sqlite", "SELECT result FROM attempts")[0][0])
+    assert stored["notes"][0]["params"]["text"]["message"]["key"] == "note.lms_resubmitted"
