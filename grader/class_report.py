@@ -90,6 +90,7 @@ class MistakeRow:
     exercise: str
     title: str
     students: list[str] = field(default_factory=list)
+    hidden: bool = False     # named from hidden checks' calls: for the instructor only (ExerciseResult.hidden_diagnoses)
 
 
 @dataclass
@@ -163,6 +164,15 @@ def collect(book, lang: str = "en", course=None) -> ClassStats:
             row = mistakes[mistake] = MistakeRow(mistake, exercise, _mistake_title(course, exercise, mistake, lang))
         if student_of[attempt_id] not in row.students:
             row.students.append(student_of[attempt_id])
+    for attempt in latest:   # what only hidden checks showed, which the students' own reports never name
+        for ex in attempt.result.exercises:
+            for mistake in ex.hidden_diagnoses:
+                row = mistakes.get(f"{mistake} hidden")
+                if row is None:
+                    row = mistakes[f"{mistake} hidden"] = MistakeRow(
+                        mistake, ex.id, _mistake_title(course, ex.id, mistake, lang), hidden=True)
+                if attempt.student not in row.students:
+                    row.students.append(attempt.student)
 
     failing = [c for c in checks.values() if c.failures]
     failing.sort(key=lambda c: (-c.failures, order.get(c.exercise, len(order)), c.exercise, c.name))
@@ -428,7 +438,7 @@ def _mistakes_section(stats: ClassStats, t) -> list[str]:
             f"<thead><tr><th>{esc(t('mistake'))}</th><th>{esc(t('title_col'))}</th>"
             f"<th class=\"num\">{esc(t('count'))}</th><th>{esc(t('who'))}</th></tr></thead>", "<tbody>"]
     for m in stats.mistakes:
-        title = m.title or t("unknown_mistake")
+        title = (m.title or t("unknown_mistake")) + (" " + t("hidden_only") if m.hidden else "")
         names = ", ".join(m.students[:NAMES_SHOWN])
         if len(m.students) > NAMES_SHOWN:
             names += " " + t("more", count=len(m.students) - NAMES_SHOWN)

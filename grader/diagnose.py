@@ -1,13 +1,20 @@
 """Naming known mistakes by behaviour.
 
 Every call the visible checks made to the student during an exercise is
-replayed on each known wrong implementation (trusted course code), and the
-hidden checks' calls too for a mistake whose catalogue entry sets
-``hidden_evidence``. A mistake is named when, for some
-function, the student's outcome agrees with the mistake's on every call where
-the mistake and the reference disagree. This recognises the mistake however
-the student wrote it, and never names one on correct code: where a mistake is
-discriminating, correct code agrees with the reference instead.
+replayed on each known wrong implementation (trusted course code). A mistake is
+named when, for some function, the student's outcome agrees with the mistake's
+on every call where the mistake and the reference disagree. This recognises the
+mistake however the student wrote it, and never names one on correct code: where
+a mistake is discriminating, correct code agrees with the reference instead.
+
+What the student is told (:meth:`Diagnoser.diagnose`) comes from the visible
+checks' calls alone. A hidden check's calls would make whether a mistake is named
+depend on the hidden inputs' values beyond that check's pass or fail: two
+submissions that differ only in how they treat the sign of one hidden value then
+learnt that sign from a name. A mistake whose catalogue entry sets
+``hidden_evidence`` (only a hidden check shows it) is named from the hidden
+checks' calls too, but for the instructor only (:meth:`Diagnoser.diagnose_hidden`,
+``ExerciseResult.hidden_diagnoses``, which no student report renders).
 """
 
 from __future__ import annotations
@@ -246,11 +253,23 @@ class Diagnoser:
         self._unaffected_memo: dict[tuple, bool] = {}
         self._repeatable: dict[str, bool] = {}
 
-    def diagnose(self, exercise, calls: list[RecordedCall],
-                 hidden_calls: list[RecordedCall] = ()) -> list[MistakeSpec]:
-        """The known mistakes the calls show: each mistake from the visible checks' ``calls``, and
-        a mistake whose catalogue entry sets ``hidden_evidence`` from ``hidden_calls`` too (else
-        whether it is named would tell the student something about a hidden input)."""
+    def diagnose(self, exercise, calls: list[RecordedCall]) -> list[MistakeSpec]:
+        """The known mistakes the visible checks' ``calls`` show: what the student is told. Never
+        from a hidden check's calls, whatever the catalogue says."""
+        return self._named(exercise, calls, [])
+
+    def diagnose_hidden(self, exercise, calls: list[RecordedCall],
+                        hidden_calls: list[RecordedCall]) -> list[MistakeSpec]:
+        """For the instructor only: the mistakes whose catalogue entry sets ``hidden_evidence`` that
+        the visible and the hidden checks' calls show together (the others are judged on the visible
+        calls, as :meth:`diagnose` does, and left out here)."""
+        if not hidden_calls or not any(m.hidden_evidence for m in exercise.mistakes):
+            return []
+        return [m for m in self._named(exercise, calls, hidden_calls) if m.hidden_evidence]
+
+    def _named(self, exercise, calls: list[RecordedCall], hidden_calls: list[RecordedCall]) -> list[MistakeSpec]:
+        """Each mistake judged on ``calls``, and a mistake that sets ``hidden_evidence`` on
+        ``hidden_calls`` too."""
         calls = usable(calls)
         hidden_calls = usable(hidden_calls) if any(m.hidden_evidence for m in exercise.mistakes) else []
         everything = calls + hidden_calls    # the visible calls first: for a mistake without the flag, a prefix

@@ -59,6 +59,9 @@ class ExerciseResult:
     output: str = ""                   # what the student's code printed (escaped when shown)
     elapsed: float = 0.0
     notes: list[Message] = field(default_factory=list)   # how it was graded (e.g. with stand-ins)
+    # For the instructor only, never rendered in a student's report: ids of the known mistakes
+    # (catalogue ``hidden_evidence``) that the hidden checks' calls show (grader/diagnose.py).
+    hidden_diagnoses: list[str] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -118,6 +121,7 @@ def _exercise_data(e: ExerciseResult) -> dict:
             "elapsed": e.elapsed, "notes": [message_data(n) for n in e.notes],
             "diagnoses": [{"id": d.id, "title": d.title, "explanation": d.explanation, "hint": d.hint}
                           for d in e.diagnoses],
+            "hidden_diagnoses": list(e.hidden_diagnoses),
             "checks": [{"name": c.name, "passed": c.passed, "score": c.score, "max_score": c.max_score,
                         "message": message_data(c.message), "title": c.title, "hint": c.hint, "hidden": c.hidden,
                         "internal": c.internal, "counterexample": message_data(c.counterexample), "func": c.func}
@@ -129,6 +133,7 @@ def _exercise_from(e: dict) -> ExerciseResult:
         id=e["id"], title=e["title"], problem=message_from(e["problem"]), output=e["output"],
         elapsed=e.get("elapsed", 0.0), notes=[message_from(n) for n in e["notes"]],
         diagnoses=[Diagnosis(d["id"], d["title"], d["explanation"], d["hint"]) for d in e["diagnoses"]],
+        hidden_diagnoses=[str(m) for m in e.get("hidden_diagnoses", ())],
         checks=[CheckResult(name=c["name"], passed=c["passed"], score=c["score"], max_score=c["max_score"],
                             message=message_from(c["message"]), title=c["title"], hint=c["hint"],
                             hidden=c["hidden"], internal=c["internal"],

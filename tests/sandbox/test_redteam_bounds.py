@@ -5,8 +5,9 @@
   only what its diagnosis needs. Measured: the grader's own peak memory in a real
   ``grade check`` process.
 - A named mistake depends on visible checks' calls only: two submissions that behave alike on
-  every visible input get the same diagnosis, whatever they do on hidden inputs. Only a mistake
-  whose catalogue entry sets ``hidden_evidence: true`` may be named from hidden calls too.
+  every visible input get the same diagnosis, whatever they do on hidden inputs. A mistake whose
+  catalogue entry sets ``hidden_evidence: true`` is named from hidden calls too, for the instructor
+  only (``hidden_diagnoses``; issue 31 item 5, tests/sandbox/test_redteam_hidden_diagnosis.py).
 - State that one exercise's calls leave where process_state does not look (a module outside
   WATCHED_MODULES, the C environment through ctypes) does not reach the next exercise.
 """
@@ -208,8 +209,9 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 @pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
     """A known mistake only hidden inputs show (it is right on every visible one), and a student who
-    makes it: named once the course lets that mistake be named from hidden calls
-    (``hidden_evidence: true``), never without; and no other mistake of the exercise is named."""
+    makes it: named to the instructor once the course lets that mistake be named from hidden calls
+    (``hidden_evidence: true``), never without, and never to the student (issue 31 item 5); and no
+    other mistake of the exercise is named."""
     source = MISSING_BIAS_ON_HIDDEN.format(visible=VISIBLE_STEP_SHAPES)
     variant = tmp_path / "bias_on_hidden.py"
     variant.write_text(source, encoding="utf-8")
@@ -224,11 +226,11 @@ def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_gra
     def named(tag):
         result = fast_grader.grade(load_submission(folder, tmp_path / f"work-{tag}"), ["step"])
         assert result.exercises[0].score < result.exercises[0].max_score    # the hidden checks caught it
-        return [d.id for d in result.exercises[0].diagnoses]
+        return [d.id for d in result.exercises[0].diagnoses], result.exercises[0].hidden_diagnoses
 
-    assert named("without") == []
+    assert named("without") == ([], [])
     mistake.hidden_evidence = True
-    assert named("with") == ["step.bias_on_hidden"]
+    assert named("with") == ([], ["step.bias_on_hidden"])
 
 
 # ================================================================ (c) no state from one exercise to the next
