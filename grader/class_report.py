@@ -116,6 +116,8 @@ class ClassStats:
     mistakes: list[MistakeRow]
     slowest: list[StudentRow]
     runs: list[RunRow]
+    finals: dict = field(default_factory=dict)     # student -> grader.late_policy.Final
+    late_setting: tuple | None = None              # (deadline, policy) kept in the gradebook, or None
 
     @property
     def max_score(self) -> float:
@@ -179,7 +181,10 @@ def collect(book, lang: str = "en", course=None) -> ClassStats:
     ranked = sorted(mistakes.values(), key=lambda m: (-len(m.students), m.id))
     for m in ranked:
         m.students.sort()
+    from grader.late_policy import finals
+
     return ClassStats(
+        finals=finals(book, latest), late_setting=book.late_setting(),
         gradebook=str(book.path),
         generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         students=students,
@@ -301,6 +306,7 @@ def render_html(stats: ClassStats, lang: str = "en") -> str:
         parts.append(f'<p class="note">{esc(t("empty"))}</p>')
     else:
         parts += _summary(stats, t)
+        parts += _final_section(stats, t)
         parts += _histogram_section(stats, t)
         parts += _exercises_section(stats, t)
         parts += _checks_section(stats, t)
@@ -309,6 +315,45 @@ def render_html(stats: ClassStats, lang: str = "en") -> str:
     parts += _runs_section(stats, t)
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def _final_section(stats: ClassStats, t) -> list[str]:
+    """Late work and adjustments: every student whose final score is not the graded one, or who has
+    no hand-in time under a policy (grader/late_policy.py); the mean final score."""
+    def late_cell(f) -> str:
+        if f.status in ("late", "past_cap"):
+            return f"{f.units_late} {msg(f'staff.unit_{f.unit}', t.lang)}" + (f" ({t('past_cap')})" if
+                                                                             f.status == "past_cap" else "")
+        return {"on_time": t("on_time"), "no_time": t("no_time")}.get(f.status, "")
+
+    finals = stats.finals
+    setting = stats.late_setting
+    active = setting is not None and setting[1] != "none"
+    shown = [f for f in finals.values() if f.late_penalty or f.adjustments or (active and f.status == "no_time")]
+    if not active and not shown:
+        return []
+    mean = statistics.fmean(f.total for f in finals.values()) if finals else 0.0
+    intro = t("final_intro", policy=setting[1], deadline=setting[0] or "-") if active else t("final_none")
+    parts = [f"<h2>{esc(t('final'))}</h2>",
+             f'<p class="note">{esc(intro)}</p>',
+             f'<p class="note">{esc(t("final_mean"))}: {num(mean)} / {num(stats.max_score)}</p>']
+    no_time = sum(1 for f in finals.values() if active and f.status == "no_time")
+    if no_time:
+        parts.append(f'<p class="note">{esc(t("final_no_time", count=no_time))}</p>')
+    if not shown:
+        return parts
+    parts += ["<table>", f"<thead><tr><th>{esc(t('student'))}</th><th>{esc(t('submitted_at'))}</th>"
+              f"<th>{esc(t('lateness'))}</th><th class=\"num\">{esc(t('raw'))}</th>"
+              f"<th class=\"num\">{esc(t('late_penalty'))}</th><th class=\"num\">{esc(t('adjustments'))}</th>"
+              f"<th class=\"num\">{esc(t('total'))}</th></tr></thead>", "<tbody>"]
+    for student in sorted(s for s, f in finals.items() if f in shown):
+        f = finals[student]
+        parts.append(f"<tr><td>{esc(student)}</td><td>{esc(f.submitted_at or '-')}</td><td>{esc(late_cell(f))}</td>"
+                     f'<td class="num">{num(f.raw)}</td><td class="num">{num(f.late_penalty)}</td>'
+                     f'<td class="num">{f.adjustments:+g}</td><td class="num">{num(f.total)} / {num(f.max_score)}</td>'
+                     "</tr>")
+    parts += ["</tbody>", "</table>"]
+    return parts
 
 
 class _Texts:

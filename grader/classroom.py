@@ -185,9 +185,13 @@ def batch_scheduling():
 def _grade_one(student: str, path: str, only: tuple, notes: tuple = ()):
     """One student's entry loaded and graded (grader/grade_path.py), as :func:`grade_loaded` returns it;
     ``notes``: what the download's layout tells this student (a resubmission, a renamed file)."""
+    from grader.variants import for_student
+
     start = time.perf_counter()
-    return outcome(_PREPARED["feedback"], student, start, lambda: grade_path(Path(path), _GRADER, only,
-                                                                             prefix="grade-class-"), notes)
+    # a quiz's variant questions are graded with this student's own values (grader/variants.py)
+    with for_student(_PREPARED.get("variant_secret"), student):
+        return outcome(_PREPARED["feedback"], student, start, lambda: grade_path(Path(path), _GRADER, only,
+                                                                                 prefix="grade-class-"), notes)
 
 
 def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
@@ -284,7 +288,8 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
             warm_up(warm, course, only)
             _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation,
-                             counterexamples=counterexamples, feedback=feedback, private=private)
+                             counterexamples=counterexamples, feedback=feedback, private=private,
+                             variant_secret=_variant_secret(course))
     if feedback:
         feedback.reserve([s for entry in entries for s in (entry.student, *entry.members)])
     contents = {entry.student: content for entry, content in todo}
@@ -325,6 +330,14 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
         pool.close()
     gradebook.finish_run(run_id)
     return run
+
+
+def _variant_secret(course) -> bytes | None:
+    """The course secret, where a quiz question is drawn per student (grader/variants.py)."""
+    from grader.secret import course_secret
+    from grader.variants import has_variants
+
+    return course_secret(course) if has_variants(course) else None
 
 
 class _Pool:

@@ -139,9 +139,23 @@ def download_name(path: Path) -> str:
               help="How the download is laid out: auto, canvas, moodle, gradescope, classroom, nbgrader, "
                    "folders, or regex:PATTERN with the named groups student, file and optional time.")
 @click.option("--dry-run", is_flag=True, help="Show how the files were grouped by student; grade nothing.")
+@click.option("--deadline", metavar="ISO8601", default=None,
+              help="The deadline, with its UTC offset (2026-12-10T23:59+08:00); kept in the gradebook.")
+@click.option("--late", "late_policy", metavar="POLICY", default=None,
+              help="The late policy: none, '10%/day, max 3 days' or '2%/hour, max 48 hours' (a begun day or "
+                   "hour counts whole; past the cap the score is 0); kept in the gradebook.")
+@click.option("--submitted-at", "submitted_at", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="CSV with the columns student,time: hand-in times (instead of each timestamp.txt).")
+@click.option("--extensions", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="CSV with the columns student,deadline: a student's own deadline.")
+@click.option("--only-student", "only_students", multiple=True, metavar="ID",
+              help="Grade only this student again (repeatable), keeping the others' grades and history.")
+@click.option("--roster", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="CSV with a column student: the ids entries are named by; an entry not on it is not graded.")
 def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, force, no_sandbox, feedback,
            counterexamples,
-           scheduler, layout, dry_run):
+           scheduler, layout, dry_run, deadline=None, late_policy=None, submitted_at=None, extensions=None,
+           only_students=(), roster=None):
     """Grade every student of DIRECTORY or a downloaded .zip (a plain folder per student, or the
     download of Canvas, Moodle, Gradescope, GitHub Classroom or nbgrader) into a gradebook."""
     import tempfile
@@ -153,6 +167,8 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
         raise BadInput(f"no such folder or .zip: {directory}")
     layout = check_layout(layout)
+    from grader.staff import StaffOptions
+    staff = StaffOptions.read(deadline, late_policy, submitted_at, extensions, only_students, roster)
     course = None if dry_run else refuse_early(output, course_dir, only, no_sandbox, scheduler)
     with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
         download = Download(directory, Path(work))
@@ -160,9 +176,9 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
         click.echo("\n".join(describe(grouping)), err=not dry_run)
         if dry_run:
             sys.exit(EXIT_OK)
-        found = found_entries(download, grouping)
+        found = staff.apply_to(found_entries(download, grouping))
         class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
-                  counterexamples, scheduler, found)
+                  counterexamples, scheduler, found, staff=staff)
 
 
 def refuse_early(output, course_dir, only, no_sandbox, scheduler):
@@ -209,7 +225,7 @@ def found_entries(download, grouping):
 
 
 def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
-              counterexamples, scheduler, found):
+              counterexamples, scheduler, found, staff=None):
     """``grade class`` once the download is grouped: grade ``found`` into the gradebook and report."""
     from grader.classroom import grade_class
     from grader.feedback import FeedbackWriter
@@ -229,6 +245,10 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
     # closed to others as it is made: the gradebook and its WAL, the feedback, the report, caches.
     private = scheduler is None and students_read_by_permissions(isolation)
     with closed_files(private), Gradebook(book_path, private=private) as book, make_progress() as progress:
+        if staff is not None:
+            staff.store(book)      # the deadline, policy and extensions; checked before any grading
+            found = staff.variants(course, found)
+            force = force or bool(staff.only_students)
         try:
             run = grade_class(course, directory, book, jobs=jobs or os.cpu_count() or 1, only=only, force=force,
                               isolation=isolation, feedback=writer, cluster=cluster,
@@ -236,6 +256,10 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
         except KeyboardInterrupt:
             click.echo("grade: interrupted; finished attempts are in the gradebook, rerun to go on", err=True)
             sys.exit(130)
+        if staff is not None:
+            staff.refresh_feedback(book, writer, run)
+            for line in staff.summary(book, run):
+                click.echo(f"grade: {shown(line)}", err=True)
         emit(render_class(run, book, fmt, lang, book_path), output)
     for name, why in run.skipped:
         click.echo(f"grade: skipped {shown(name)}: {shown(why)}", err=True)
@@ -334,12 +358,23 @@ def list_exercises(lang, course_dir):
 @click.option("--grader-requirement", metavar="SPEC", default=None,
               help="Install the grader from this pip requirement (a URL, or a name and version on the "
                    "course's own index) instead of shipping the student wheel in OUT/wheels/.")
-def release(out, course_dir, grader_requirement):
+@click.option("--roster", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="CSV with a column student: one kit per student in OUT/<student>/, with their own variant "
+                   "of each question that declares params.")
+def release(out, course_dir, grader_requirement, roster=None):
     """Write the student kit to OUT: stubs, answers template, notebook, instructions, and the
     grader's student wheel (no solutions, mistakes or answer key) the kit installs."""
     from grader.release import write_kit
 
     course = open_course(course_dir)
+    if roster is not None:
+        from grader.secret import course_secret
+        from grader.variants import read_roster, write_kits
+
+        students = read_roster(roster)
+        written = write_kits(course, out, students, course_secret(course), grader_requirement=grader_requirement)
+        click.echo(f"wrote {len(written)} files to {out} ({len(students)} kits)")
+        return
     written = write_kit(course, out, grader_requirement=grader_requirement)
     click.echo(f"wrote {len(written)} files to {out}")
 
@@ -410,6 +445,55 @@ def gradescope_bundle(out, course_dir, lang):
         open_course(course_dir)          # a broken course is bad input now, not on Gradescope
     names = build_bundle(out, course_dir=course_dir, lang=lang)
     click.echo(msg("class_report.bundle_wrote", default_language(), path=str(out), files=len(names)))
+
+
+@cli.command()
+@click.argument("student", required=False)
+@click.argument("exercise", required=False)
+@click.option("--points", "points_", metavar="N", default=None, help="Points to add (+2) or take (-1.5).")
+@click.option("--set", "set_to", type=float, default=None, help="Set the exercise's score to N.")
+@click.option("--reason", default=None, help="Why (kept, and shown to the student).")
+@click.option("--by", default=None, help="Who (default: the login name).")
+@click.option("--list", "list_", is_flag=True, help="List every adjustment.")
+@click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
+def adjust(student, exercise, points_, set_to, reason, by, list_, gradebook):
+    """Adjust a student's exercise score by hand (kept across regrades, shown wherever the score is)."""
+    from grader.staff_cli import adjust_command
+
+    path = gradebook or find_gradebook()
+    if not path.is_file():
+        raise BadInput(f"no such gradebook: {path}")
+    for line in adjust_command(path, student, exercise, points_, set_to, reason, by, list_):
+        click.echo(shown(line) if "\t" not in line else "\t".join(shown(cell) for cell in line.split("\t")))
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the pairs: student_a,student_b,file,similarity (most similar first).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write a page with the top pairs, their matching regions side by side.")
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The course whose stubs are not counted (default: the bundled course).")
+@click.option("--ignore", "ignore", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
+              help="A file of code the course published: not counted either (repeatable).")
+@click.option("--threshold", type=float, default=0.5, show_default=True,
+              help="Pairs at least this similar are printed and shown on the page.")
+@click.option("--top", type=int, default=50, show_default=True, help="The most pairs the page shows.")
+def similarity(directory, csv_path, html_path, course_dir, ignore, threshold, top):
+    """Rank pairs of submissions by how alike their code is, file by file (it flags, never changes a mark)."""
+    from grader.similarity import run_similarity
+
+    if not directory.is_dir():
+        raise BadInput(f"no such folder: {directory}")
+    for out in (csv_path, html_path):
+        check_output(out)
+    if not 0 <= threshold <= 1:
+        raise BadInput("--threshold must be between 0 and 1")
+    course = open_course(course_dir)
+    for line in run_similarity(directory, course, csv_path, html_path, ignore, threshold, max(1, top)):
+        click.echo(shown(line))
 
 
 def main(argv=None) -> int:

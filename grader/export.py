@@ -16,6 +16,7 @@ import csv
 import io
 
 from grader.gradebook import SYSTEM_ENTRY
+from grader.late_policy import final_for, finals
 from grader.report import write_atomically
 from grader.view import points
 from grader.escaping import visible
@@ -41,11 +42,15 @@ def write_csv(book, path) -> int:
     exercises: list[str] = []
     for attempt in latest:
         exercises += [e for e in scores.get(attempt.id, {}) if e not in exercises]
-    rows = {}
+    final = finals(book, latest)
+    rows, extra = {}, {}
     for attempt in latest:
         scores_of = scores.get(attempt.id, {})
-        rows[attempt.student] = [points(attempt.score), points(attempt.max_score), GRADED,
+        result = final[attempt.student]
+        rows[attempt.student] = [points(result.total), points(attempt.max_score), GRADED,
                                  *[points(scores_of[e]) if e in scores_of else "" for e in exercises]]
+        extra[attempt.student] = [points(result.raw), points(result.late_penalty), points(result.adjustments),
+                                  late_cell(result)]
     for name, (run_id, reason) in not_graded.items():
         if run_id < graded_in.get(name, -1) or reason == SYSTEM_ENTRY:
             continue       # graded again since, or no student's (.DS_Store)
@@ -54,8 +59,11 @@ def write_csv(book, path) -> int:
     infos = book.submissions()
     buffer = io.StringIO()
     writer = csv.writer(buffer)
+    # total is the final score (what an LMS imports): raw - late_penalty + adjustments, never below 0
+    # (grader/late_policy.py); the exercise columns are the graded scores, before either.
     writer.writerow([text_cell(name) for name in ("student", "total", "max", "status", "name", "submitted_at",
-                                                  "time_source", *exercises)])
+                                                  "time_source", "raw", "late_penalty", "adjustments", "late",
+                                                  *exercises)])
     for name in sorted(rows):
         total, top, status, *cells = rows[name]
         info = infos.get(name)
@@ -63,7 +71,8 @@ def write_csv(book, path) -> int:
         if info is not None:     # a source with a late flag only (Canvas) says late or not, no time
             when = info.submitted_at or {True: "LATE", False: "not late"}.get(info.late, "")
         writer.writerow([text_cell(name), total, top, text_cell(status), text_cell(info.name if info else ""),
-                         when or "", text_cell((info.time_source or "") if info else ""), *cells])
+                         when or "", text_cell((info.time_source or "") if info else ""),
+                         *extra.get(name, ["", "", "", ""]), *cells])
     # A BOM lets spreadsheet programs read non-ASCII student names as UTF-8.
     write_atomically(path, "\ufeff" + buffer.getvalue())
     return len(rows)
@@ -80,9 +89,17 @@ def text_cell(raw: str) -> str:
 # ---------------------------------------------------------------- LMS grade imports
 
 def final_score(book, attempt) -> float:
-    """The score an LMS import receives for ``attempt``: the graded score. The late policy and
-    adjustments (CONTRACT section 11) replace this one call with their final score."""
-    return attempt.score
+    """The score an LMS import receives for ``attempt``: its final score (CONTRACT section 11),
+    raw - late penalty + adjustments by hand, never below 0 (grader/late_policy.py)."""
+    return final_for(book, attempt).total
+
+
+def late_cell(result) -> str:
+    """The export's ``late`` column: how late, in the policy's units, or why there is no penalty."""
+    if result.status == "late" or result.status == "past_cap":
+        return f"{result.units_late} {result.unit}{'s' * (result.units_late != 1)}" + \
+            (" (past the cap)" if result.status == "past_cap" else "")
+    return {"on_time": "on time", "no_time": "no time: no penalty"}.get(result.status, "")
 
 
 LMS = ("canvas", "moodle", "gradescope")

@@ -78,9 +78,33 @@ CREATE TABLE IF NOT EXISTS submissions (   -- schema version 2: what each run re
     files TEXT NOT NULL DEFAULT '[]'   -- the restored file names, as JSON
 );
 CREATE INDEX IF NOT EXISTS submissions_student ON submissions(student, run_id);
+CREATE TABLE IF NOT EXISTS late_policy (   -- schema version 3: grader/late_policy.py; the latest row applies
+    id INTEGER PRIMARY KEY,
+    set_at TEXT NOT NULL,
+    deadline TEXT,                     -- ISO 8601 with its offset, or NULL
+    policy TEXT NOT NULL               -- "none", "10%/day, max 3 days", ...
+);
+CREATE TABLE IF NOT EXISTS extensions (    -- schema version 3: one student's own deadline
+    student TEXT PRIMARY KEY,
+    deadline TEXT NOT NULL,
+    set_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS adjustments (   -- schema version 3: grader/adjustments.py; never overwritten
+    id INTEGER PRIMARY KEY,
+    student TEXT NOT NULL,
+    exercise TEXT NOT NULL,
+    kind TEXT NOT NULL,                -- add | set
+    points REAL NOT NULL,
+    reason TEXT NOT NULL,
+    made_by TEXT NOT NULL,
+    made_at TEXT NOT NULL
+);
 """
 
-SCHEMA_VERSION = 2     # 1: before the submissions table (PRAGMA user_version 0); such a gradebook gains it empty
+# 1: before the submissions table (PRAGMA user_version 0); such a gradebook gains it empty.
+# 3: late policy, extensions and adjustments (grader/late_policy.py, grader/adjustments.py); a
+# gradebook of version 1 or 2 gains them empty: no policy, no extension, no adjustment.
+SCHEMA_VERSION = 3
 
 
 @dataclass
@@ -208,6 +232,43 @@ class Gradebook:
                 (run_id, info.student, info.name, info.layout, info.submitted_at, info.time_source,
                  info.time_precision, None if info.late is None else int(info.late), info.email, info.submission,
                  json.dumps(list(info.files), ensure_ascii=False)))
+
+    # ------------------------------------------------------------ late policy, extensions, adjustments
+
+    def set_late_policy(self, deadline: str | None, policy: str):
+        with self.db:
+            self.db.execute("INSERT INTO late_policy (set_at, deadline, policy) VALUES (?, ?, ?)",
+                            (now(), deadline, policy))
+
+    def late_setting(self) -> tuple[str | None, str] | None:
+        """(deadline, policy) of the latest ``--deadline``/``--late``, or None: never set."""
+        row = self.db.execute("SELECT deadline, policy FROM late_policy ORDER BY id DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else None
+
+    def set_extensions(self, extensions: dict[str, str]):
+        """The ``--extensions`` file's rows replace the ones before (the file is the list)."""
+        with self.db:
+            self.db.execute("DELETE FROM extensions")
+            self.db.executemany("INSERT INTO extensions (student, deadline, set_at) VALUES (?, ?, ?)",
+                                [(student, deadline, now()) for student, deadline in extensions.items()])
+
+    def extensions(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT student, deadline FROM extensions").fetchall())
+
+    def add_adjustment(self, student: str, exercise: str, kind: str, points: float, reason: str, by: str) -> int:
+        with self.db:
+            cur = self.db.execute("INSERT INTO adjustments (student, exercise, kind, points, reason, made_by, made_at)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?)", (student, exercise, kind, points, reason, by, now()))
+        return cur.lastrowid
+
+    def adjustments(self, student: str | None = None) -> list:
+        """Every adjustment by hand (of ``student``), in the order they were made."""
+        from grader.adjustments import Adjustment
+
+        query = "SELECT id, student, exercise, kind, points, reason, made_by, made_at FROM adjustments"
+        rows = self.db.execute(query + (" WHERE student = ?" if student is not None else "") + " ORDER BY id",
+                               (student,) if student is not None else ()).fetchall()
+        return [Adjustment(*row) for row in rows]
 
     def submissions(self) -> dict[str, SubmissionInfo]:
         """Every student's latest :class:`SubmissionInfo`, by id (none for a gradebook of schema version 1)."""

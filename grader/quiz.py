@@ -545,6 +545,9 @@ def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
     from grader.i18n import LANGUAGES, Message
     from grader.results import CheckResult, Diagnosis, ExerciseResult
 
+    from grader.variants import variant_key
+
+    key = variant_key(exercise, key)     # a variant question's answer: the graded student's own
     problems = wrong_answer_problems(exercise, key)
     if problems:
         raise CourseError(problems[0])

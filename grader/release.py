@@ -45,9 +45,13 @@ class ReleaseError(CourseError):
     """The course cannot produce a kit (a stub is missing): bad input, exit 2."""
 
 
-def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[Path]:
+def write_kit(course, out: Path, grader_requirement: str | None = None, wheel: Path | None = None) -> list[Path]:
     """Write the kit into ``out`` (new or empty). ``grader_requirement``: a pip requirement the
-    kit installs the grader from (the course publishes it); None ships the student wheel."""
+    kit installs the grader from (the course publishes it); None ships the student wheel
+    (``wheel``: one already built, copied: grader/variants.py writes one kit per student)."""
+    from grader.variants import personalised
+
+    course = personalised(course, None, None)    # variant questions read with their defaults (idempotent)
     out = Path(out)
     if grader_requirement is not None:
         grader_requirement = checked_requirement(grader_requirement)
@@ -61,7 +65,12 @@ def write_kit(course, out: Path, grader_requirement: str | None = None) -> list[
             raise ReleaseError(f"the course has no stub {source}")
         shutil.copyfile(source, out / name)
         written.append(out / name)
-    if grader_requirement is None:
+    if grader_requirement is None and wheel is not None:
+        (out / WHEELS_FOLDER).mkdir(parents=True, exist_ok=True)
+        wheel = Path(shutil.copyfile(wheel, out / WHEELS_FOLDER / Path(wheel).name))
+        written.append(wheel)
+        install = install_arguments(f"{WHEELS_FOLDER}/{wheel.name}")
+    elif grader_requirement is None:
         wheel = build_student_wheel(course, out / WHEELS_FOLDER)
         written.append(wheel)
         install = install_arguments(f"{WHEELS_FOLDER}/{wheel.name}")
