@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REFERENCE, STUBS, notebook_from_source, run_grade as run, single_file_source
+from conftest import REFERENCE, STUBS, notebook_from_source, run_grade as run, single_file_source, zip_folder
 from grader.lms_layouts import canvas_match, group, parse_time, restored_name
 from grader.sandbox import bwrap_path
 
@@ -470,10 +470,13 @@ def test_the_latest_canvas_upload_is_the_one_graded(tmp_path):
     with open(bytes(folder) + b"/caf\xe9_8_400_rnn_step.py", "wb") as fh:
         fh.write((REFERENCE / "rnn_step.py").read_bytes())
     (folder / "evil_9_500_rnn_step.py").symlink_to(REFERENCE / "rnn_step.py")
+    # a student who handed in one zip: graded as that zip, as a plain folder's .zip entry is
+    zip_folder(REFERENCE, folder / "lee_10_600_my homework.zip", prefix="hw/")
     code, out, err = run("class", folder, "--only", "step", "--format", "json", "--no-counterexamples")
     assert code == 0, err
-    assert [(s["student"], s["score"]) for s in json.loads(out)["submissions"]] == [("7", step_points()),
-                                                                                    ("8", step_points())]
+    assert [(s["student"], s["score"]) for s in json.loads(out)["submissions"]] == [
+        ("10", step_points()), ("7", step_points()), ("8", step_points())]
+    assert "10 (lee): 1 file" in err and "    my homework.zip\n" in err
     assert "unmatched: evil_9_500_rnn_step.py: a symbolic link" in err
     assert "8 (caf\\xe9): 1 file" in err
     assert submissions(tmp_path / "canvas.gradebook.sqlite")["8"][0] == "caf\\xe9"
