@@ -91,3 +91,12 @@ def _top_level(dist) -> set[str]:
             continue
         tops.add(parts[0])
     return tops
+
+
+def preload_arguments() -> list[str]:
+    """The worker's argument naming the declared packages that are installed here: it imports
+    them once, so each child starts with them (grader/worker/zygote.py preload_display_packages)."""
+    import importlib.util
+
+    installed = [name for name in _DECLARED if importlib.util.find_spec(name) is not None]
+    return [f"--preload={','.join(installed)}"] if installed else []

@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.display_packages import preload_arguments
 from grader.notebook_run import MAX_RERUNS, CellClock
 from grader.sandbox import SUBMISSION_UIDS, Cgroup, Isolation, choose_isolation, protect_from_others, worker_preexec
 from grader.stand_ins import answer_stand_in
@@ -226,7 +227,7 @@ class Worker:
 
     def command(self) -> list[str]:
         return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(),
-                *self.isolation.worker_args()]
+                *self.isolation.worker_args(), *preload_arguments()]
 
     def _start(self):
         debug = os.environ.get("GRADER_DEBUG_WORKER")

@@ -108,6 +108,13 @@ def submission_error_message(error: dict, func: str, exercise, submission, cours
         traced = missing_in_notebook(str(error.get("name") or func), exercise, submission, notebooks)
         if traced is not None:
             return traced
+    module = missing_module(error) if error.get("kind") == "exception" else None
+    if module is not None and (submission is None or module.split(".")[0] not in _course_modules(course)):
+        where = _where(error.get("frames") or [], describe_line)
+        params = {"name": func, "module": plain(module, 80), "allowed": allowed_imports(course)}
+        if where == NOWHERE:
+            return "err.call_no_module_unplaced", params
+        return "err.call_no_module", {**params, "where": where}
     key, params = call_error_message(error, func, exercise.file, describe_line, exercise.timeout)
     if submission is None or error.get("kind") == "too_large" or "file" not in params:
         return key, params
@@ -134,6 +141,12 @@ def _where(frames, describe_line) -> str:
 
 
 # ---------------------------------------------------------------- notebooks, cell by cell
+
+def _course_modules(course) -> list[str]:
+    from grader.graded_work import course_modules
+
+    return course_modules(course) if course is not None else []
+
 
 def allowed_imports(course) -> str:
     """What graded code may import besides the standard library: numpy and the course's

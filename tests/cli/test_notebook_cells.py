@@ -255,3 +255,15 @@ def test_the_kits_readme_says_what_a_failing_cell_costs(course):
     assert "a\ncell that raises, or that runs past its time budget of 2 s, is stopped" in english
     assert "only the functions it would have defined" in english and "numpy, matplotlib" in english
     assert "运行超过 2 秒的" in chinese and "它只影响它本应定义的函数" in chinese
+
+
+def test_a_function_importing_a_missing_module_says_so(tmp_path):
+    homework = tmp_path / "homework.py"
+    homework.write_text("import numpy as np\n\n\ndef rnn_step(x_t, h_prev, W_x, W_h, b):\n"
+                        "    import seaborn_not_here\n    return np.tanh(x_t @ W_x + h_prev @ W_h + b)\n",
+                        encoding="utf-8")
+    code, out, err = run("check", homework, "--format", "json", "--lang", "en", "--only", "step")
+    messages = {c["message"] for c in json.loads(out)["exercises"][0]["checks"]}
+    assert ("`rnn_step` imports `seaborn_not_here` (homework.py, line 5), which the grader's environment does not "
+            "have. Graded code may import the standard library and numpy; keep plotting out of graded functions."
+            in messages), messages
