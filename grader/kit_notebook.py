@@ -30,7 +30,12 @@ def build_notebook(course) -> nbformat.NotebookNode:
         f"# {text(course.info.title, 'en')} / {text(course.info.title, 'zh')}\n\n"
         f"Fill in every function below, and the `ANSWERS` dict at the end. Check your work with "
         f"`grade check {name}`.\n\n"
-        f"实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check {name}` 检查。")]
+        f"The cells are graded one by one, as Run All runs them with errors allowed: a cell that fails "
+        f"(or runs past {course.info.notebook_cell_seconds:g} s) costs only what it would have defined. "
+        f"Keep plots and experiments in cells of their own.\n\n"
+        f"实现下面的每个函数，并填写最后的 `ANSWERS` 字典。用 `grade check {name}` 检查。\n\n"
+        f"评分时逐个运行单元格（与允许出错的“全部运行”相同）：出错（或运行超过 "
+        f"{course.info.notebook_cell_seconds:g} 秒）的单元格只影响它本应定义的内容。画图和实验请放在单独的单元格中。")]
     done_files = set()
     for exercise in course.exercises.values():
         cells.append(nbformat.v4.new_markdown_cell(statement_markdown(exercise)))
