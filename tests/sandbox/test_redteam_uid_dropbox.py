@@ -194,3 +194,22 @@ def test_the_sweep_removes_a_submissions_files_and_reports_what_it_cannot(places
     assert any("cannot be swept" in p for p in problems), problems
     assert str(shared) in capsys.readouterr().err
     assert stat.S_IMODE(os.stat(extra).st_mode) == 0o1777
+
+
+def test_a_folder_made_writable_after_the_walk_is_no_drop_box_either(monkeypatch, course, places, tmp_path):
+    """The mount namespace does not rely on the walk's list: every mount but the submission's own
+    /tmp is read-only, so a folder that became writable by others after start-up (or that the
+    walk's time bound left out) takes no note either."""
+    force_user_mode(monkeypatch, True)
+    tag = uuid.uuid4().hex[:12]
+    with Grader(course, counterexamples=False) as grader:
+        late = Path(places[-1]).parent / f"grade-late-{tag}"
+        late.mkdir(mode=0o777)
+        os.chmod(late, 0o1777)
+        try:
+            assert str(late) not in grader.worker.isolation.mounts["cover"]
+            step = graded(grader, writer(tmp_path / "writer", [str(late)], tag), tmp_path)
+            assert "WROTE" not in step.output and step.output.count("DENIED") == 2, step.output
+            assert not list(late.iterdir())
+        finally:
+            shutil.rmtree(late, ignore_errors=True)

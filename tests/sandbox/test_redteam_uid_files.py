@@ -34,7 +34,7 @@ from grader.gradebook import Gradebook, load_result
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root")
 
-SNOOP_SECONDS = 6.0      # the snooper's walk, at most (a call may take 10 s)
+SNOOP_SECONDS = 5.0      # the snooper's walk, at most (a call may take 10 s)
 
 
 def force_user_mode(monkeypatch, mounts: bool):
