@@ -10,6 +10,10 @@
   root, an unprivileged uid of the submission's own; and, where the kernel has Landlock,
   a file system that is only the Python runtime, numpy, the submission and a private
   /tmp, no TCP, and no signal or abstract socket beyond the child's own processes.
+- without bubblewrap or Landlock, as root (``private_mounts``, at the zygote's start, before
+  the filter, which refuses mount and unshare): a mount namespace of the worker's own where
+  every folder others may write is an empty root-owned tmpfs and every other mount but the
+  exchange folder is read-only, so no submission leaves anything for another.
 
 Standard library only: this runs inside the sandbox. Run as a script
 (``python -I confine.py FILTER``), it is the sandbox probe: it confines itself,
