@@ -608,11 +608,11 @@ class NotebookCells:
         return [[first, last, cell] for first, last, cell in self.spans]
 
     def defining(self, name: str) -> list[int]:
-        """The cells that bind ``name`` at module level, in order."""
-        return [cell for _, _, cell in self.spans if name in self.defines.get(cell, ())]
+        """The cells that bind ``name`` at module level, in order (those that do not compile too)."""
+        return sorted(cell for cell, names in self.defines.items() if name in names)
 
     def deleting(self, name: str) -> list[int]:
-        return [cell for _, _, cell in self.spans if name in self.deletes.get(cell, ())]
+        return sorted(cell for cell, names in self.deletes.items() if name in names)
 
 
 MAX_SHOWN_LINE = 60

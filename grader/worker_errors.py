@@ -212,12 +212,16 @@ def missing_in_notebook(name: str, exercise, submission, notebooks: dict) -> tup
         return None
     file = submission.file_of(exercise.file)
     defining = cells.defining(name)
-    failed = [c for c in defining if c in run.stops or c in cells.uncompiled]
-    deleting = [c for c in cells.deleting(name) if c not in run.stops]
+    late = run.stop_at is not None
+    failed = [c for c in defining if c in run.stops or c in cells.uncompiled or (late and c > run.stop_at)]
+    deleting = cells.deleting(name)
     if deleting and (not defining or max(deleting) > max(defining)):
         return "err.missing_deleted", {"name": name, "file": file, "cell": max(deleting)}
     if failed:
         cell = failed[-1]
-        key = "err.missing_uncompiled" if cell in cells.uncompiled and cell not in run.stops else "err.missing_stopped"
+        if cell in run.stops:
+            key = "err.missing_stopped"
+        else:
+            key = "err.missing_uncompiled" if cell in cells.uncompiled else "err.missing_not_run"
         return key, {"name": name, "file": file, "cell": cell}
     return None

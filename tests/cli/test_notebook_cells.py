@@ -267,3 +267,31 @@ def test_a_function_importing_a_missing_module_says_so(tmp_path):
     assert ("`rnn_step` imports `seaborn_not_here` (homework.py, line 5), which the grader's environment does not "
             "have. Graded code may import the standard library and numpy; keep plotting out of graded functions."
             in messages), messages
+
+
+def _step_messages(result) -> set[str]:
+    step = next(e for e in result.exercises if e.id == "step")
+    return {c.message.render("en") for c in step.checks if c.message is not None}
+
+
+def test_a_function_in_a_cell_that_does_not_compile_or_never_ran_is_traced(course, tmp_path):
+    loaded = load_course(course)
+    nb = filled_notebook([], tmp_path / "e" / "homework.ipynb")
+    data = nbformat.read(str(nb), as_version=4)
+    number, cell = next((i + 1, c) for i, c in enumerate(data.cells) if c.source.startswith("# rnn_step.py"))
+    cell.source = cell.source.replace("import numpy as np\n", "import numpy as np\nx = (\n", 1)
+    nbformat.write(data, str(nb))
+    with Grader(loaded, counterexamples=False) as grader:
+        result = grader.grade(load_submission(nb, tmp_path / "work"), only=("step",))
+    assert any(f"does not define `rnn_step`: cell [{number}], which defines it, does not compile" in m
+               for m in _step_messages(result)), _step_messages(result)
+
+    # the notebook's budget runs out before the cell that defines rnn_step: it is not run
+    loaded.info.notebook_cell_seconds, loaded.info.notebook_seconds = 1.8, 1.0
+    nb = filled_notebook([(2, "import time\ntime.sleep(3)")], tmp_path / "f" / "homework.ipynb")
+    with Grader(loaded, counterexamples=False) as grader:
+        result = grader.grade(load_submission(nb, tmp_path / "work2"), only=("step",))
+    notes = stopped([n.render("en") for n in result.notes])
+    assert len(notes) == 1 and notes[0].startswith("cell [3] stopped: the notebook's time budget of 1.0 s ran out")
+    assert any("does not define `rnn_step`: cell [4], which defines it, was not run, as the notebook's time budget"
+               in m for m in _step_messages(result)), _step_messages(result)
