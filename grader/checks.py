@@ -325,10 +325,11 @@ def quiet_numpy():
         yield
 
 
-def course_frame(exc: BaseException, ctx=None) -> str:
+def course_frame(exc: BaseException, ctx=None, root: Path | None = None) -> str:
     """' (at <file>:<line>)': the deepest frame of ``exc``'s traceback in a course's folder
-    (its reference, known mistakes or check modules), or ''."""
-    roots = [str(ctx.runtime.course.root.resolve())] if ctx is not None else []
+    (its reference, known mistakes or check modules: ``ctx``'s course, or ``root``), or ''."""
+    roots = [str(Path(root).resolve())] if root is not None else []
+    roots += [str(ctx.runtime.course.root.resolve())] if ctx is not None else []
     found = ""
     for frame in traceback.extract_tb(exc.__traceback__):
         name = frame.filename

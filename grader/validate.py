@@ -162,6 +162,45 @@ def _wrong_answer_problems(course, exercises) -> list[str]:
     return problems
 
 
+def _search_problems(course, exercises) -> tuple[list[str], list[str]]:
+    """(course errors, problems) of the counterexample search's inputs, every function's ladder
+    built as a student's grading builds it (grader/choices.py): a builder that raises is a course
+    error at its file and line; a builder whose calls the reference mostly refuses draws calls
+    that no correct function need accept (a shape not derived from the same sizes)."""
+    from grader.checks import course_frame
+    from grader.choices import ladder
+    from grader.counterexample import _REFUSED, _expected
+    from grader.kit_records import call_digest
+    from grader.runtime import CourseRuntime
+
+    runtime = CourseRuntime(course)
+    errors, problems = [], []
+    for exercise in exercises:
+        for func in exercise.functions if not exercise.is_quiz else ():
+            spec = course.registry.builders.get(func)
+            if spec is None:
+                continue
+            try:
+                rungs = ladder(spec, lambda case, func=func: call_digest(func, case.args, case.kwargs))
+            except Exception as exc:  # noqa: BLE001 -- the course's builder may raise anything
+                where = course_frame(exc, root=course.root)
+                errors.append(f"the counterexample builder of {func}() raised{where}: {type(exc).__name__}: {exc}")
+                continue
+            reference = runtime.reference_function(exercise.file, func)
+            refused = [rung for rung in rungs if _expected(reference, rung.case) is _REFUSED]
+            if 2 * len(refused) > len(rungs):
+                problems.append(f"the reference raises on {len(refused)} of the {len(rungs)} counterexample inputs of "
+                                f"{func}() (e.g. {describe(refused[0].case)}): the builder draws calls a correct "
+                                "function need not accept (derive every shape from the same size symbols)")
+    return errors, problems
+
+
+def describe(case) -> str:
+    from grader.counterexample import format_call
+
+    return format_call("", case)[1:-1] or "no arguments"
+
+
 def validate_course(course, only=(), echo=print) -> ValidationReport:
     """The report; raises :class:`CourseError` (after echoing every problem) where the course's
     own code or YAML failed."""
@@ -187,9 +226,11 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
             return result
 
         report.problems.extend(_equation_problems(course, exercises))
-        for problem in _mistake_sources(course, exercises) + _wrong_answer_problems(course, exercises):
+        search_errors, search_problems = _search_problems(course, exercises)
+        for problem in _mistake_sources(course, exercises) + _wrong_answer_problems(course, exercises) + search_errors:
             report.course_errors.append(problem)
             report.problems.append(problem)
+        report.problems.extend(search_problems)
         if report.course_errors:
             return _finish(report, exercises, echo)
         reference = grade(reference_folder(course, tmp / "reference"), ids)

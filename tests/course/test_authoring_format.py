@@ -276,7 +276,27 @@ def test_a_builder_that_raises_is_a_course_error_found_by_validate(tmp_path):
     assert "inputs.py:7" in err and "counterexample search for lstm_step()" in err
     code, out, err = cli("validate", "--course", course)
     assert code == 2 and "inputs.py:7" in err, out + err
-    assert "problem: course error" in out
+    assert "problem: the counterexample builder of lstm_step() raised (at " in out
+
+
+def test_a_builder_whose_calls_the_reference_refuses_is_a_validate_problem(tmp_path):
+    """A builder that draws W one column wider than 4*H: every call it draws is one no correct
+    function need accept, which students would otherwise be shown."""
+    course = course_copy(tmp_path)
+    (course / "exercises" / "checks").mkdir()
+    (course / "exercises" / "checks" / "inputs.py").write_text(
+        "import numpy as np\n"
+        "from grader.checks import Case\n"
+        "from grader.choices import builder, integers\n\n\n"
+        "@builder\n"
+        "def wide(draw):\n"
+        "    B, d, H = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))\n"
+        "    z = np.zeros\n"
+        "    return Case((z((B, d)), z((B, H)), z((B, H)), z((d, 4 * H + 1)), z((H, 4 * H)), z(4 * H)))\n\n\n"
+        "BUILDERS = {'lstm_step': wide()}\n")
+    code, out, err = cli("validate", "--course", course, "--only", "lstm")
+    assert code == 1, out + err
+    assert "problem: the reference raises on 8 of the 8 counterexample inputs of lstm_step()" in out
 
 
 def test_a_reference_that_refuses_the_declared_inputs_is_a_course_error(tmp_path):
