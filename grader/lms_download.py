@@ -11,12 +11,13 @@ import zipfile
 from pathlib import Path
 
 from grader.errors import BadInput, SubmissionError
+from grader.submission_notes import note
 from grader.lms_layouts import CLASS_ZIP_LIMITS, Grouping, StudentFiles, _hidden, _single_gradable, _walk, group
 
 
 class Download:
-    """DIR or the zip, unpacked where needed, and the students' files staged under their
-    restored names in a private folder. Use as a context manager: everything it made goes."""
+    """DIR or the zip, unpacked where needed (into ``work``, which the caller makes and removes),
+    and the students' files staged under their restored names in ``work/staged``."""
 
     def __init__(self, source: Path, work: Path):
         self.source = Path(source)
@@ -48,7 +49,20 @@ class Download:
             self.times = {}
 
     def group(self, layout: str) -> Grouping:
-        return group(self.root, layout, self.times)
+        """The students; what the zip held but was not unpacked (a path out of it, a link) is listed too."""
+        from grader.submission_notes import note_text
+
+        grouping = group(self.root, layout, self.times)
+        for message in self.unzip_notes:
+            inner = message.params.get("text")
+            entry = inner.params.get("entry", "") if isinstance(inner, type(message)) else ""
+            grouping.unmatched.append((str(entry), "not unpacked: " + note_text(message, "en")))
+        for student in grouping.students:
+            for name in [n for n in student.files if not usable_name(n)]:
+                path = student.files.pop(name)
+                where = path.relative_to(grouping.root).as_posix() if path.is_relative_to(grouping.root) else name
+                grouping.unmatched.append((where, f"not a usable file name ({name!r})"))
+        return grouping
 
     def stage(self, student: StudentFiles, index: int, layout: str) -> Path:
         """The path to grade for ``student``: its folder, its one submission file, or a private
@@ -66,10 +80,19 @@ class Download:
         target.mkdir(parents=True, exist_ok=True)
         for name, path in student.files.items():
             destination = target / name
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, destination, follow_symlinks=False)
+            try:
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, destination, follow_symlinks=False)
+            except OSError as exc:      # "a" beside "a/b", a file that went away: that file only
+                student.notes.append(note("note.unreadable", path=name, reason=exc.strerror or str(exc)))
         single = _single_gradable(student.files)
         return target / single if single else target
+
+
+def usable_name(name: str) -> bool:
+    """A relative name that stays inside the folder it is staged in."""
+    parts = name.split("/")
+    return bool(name) and all(part not in ("", ".", "..") for part in parts)
 
 
 def describe(grouping: Grouping) -> list[str]:

@@ -546,6 +546,9 @@ def group_regex(root: Path, times: dict, pattern: re.Pattern) -> Grouping:
         if not Path(file).suffix and Path(relative).suffix:
             file += Path(relative).suffix          # nbgrader's file_id may leave the extension out
         file = "/".join(part for part in file.replace("\\", "/").split("/") if part not in ("", ".", ".."))
+        if not file:
+            unmatched.append((relative, "the pattern's file group leaves no usable file name"))
+            continue
         stamp = _group(match, "time")
         at = parse_time(stamp) if stamp else None
         student = students.setdefault(student_id, StudentFiles(student_id, student_id))

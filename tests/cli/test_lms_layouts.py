@@ -332,6 +332,30 @@ def test_a_zip_that_escapes_is_bad_input_not_a_traceback(tmp_path):
     code, out, err = run("class", path, "--dry-run")
     assert code == 0, err
     assert "1 (smithjohn): 1 file" in out and not (tmp_path.parent / "outside.py").exists()
+    assert "unmatched: ../../outside.py: not unpacked: zip entry ../../outside.py points outside" in out
+
+
+def test_file_names_that_would_leave_the_staging_folder_are_listed_not_staged(tmp_path):
+    from grader.lms_download import Download
+
+    folder = tmp_path / "regex"
+    folder.mkdir()
+    (folder / "ann__..").write_text("x = 1\n")
+    (folder / "ann__rnn_step.py").write_text((REFERENCE / "rnn_step.py").read_text())
+    download = Download(folder, tmp_path / "work")
+    grouping = download.group("regex:(?P<student>[a-z]+)__(?P<file>.+)")
+    assert grouping.unmatched == [("ann__..", "the pattern's file group leaves no usable file name")]
+    staged = download.stage(grouping.students[0], 0, grouping.layout)
+    assert staged == tmp_path / "work" / "staged" / "0" / "rnn_step.py"
+    assert sorted(p.name for p in (tmp_path / "work").rglob("*") if p.is_file()) == ["rnn_step.py"]
+
+    canvas = tmp_path / "canvas"
+    canvas.mkdir()
+    (canvas / "smithjohn_1_2_..").write_text("x = 1\n")
+    (canvas / "smithjohn_1_3_rnn_step.py").write_text("x = 1\n")
+    grouping = Download(canvas, tmp_path / "work2").group("auto")
+    assert grouping.layout == "canvas" and list(grouping.students[0].files) == ["rnn_step.py"]
+    assert grouping.unmatched == [("smithjohn_1_2_..", "not a usable file name ('..')")]
 
 
 # ---------------------------------------------------------------- graded
