@@ -556,3 +556,29 @@ def test_item9_a_guard_check_of_the_stats_course_needs_no_known_mistake(tmp_path
     code, out, err = cli("validate", "--course", course, "--only", "standardize")
     assert code == 0 and "0 problems" in out, out + err
     assert "standardize (generated: modified argument)" in out
+
+
+def test_the_kit_of_the_gates_course_grades_every_mistake_as_the_instructor_does(tmp_path):
+    """The student kit (what `grade release` records, no reference) of a course with packed shapes,
+    fill: and returns: grades the visible checks and names the mistakes as the instructor's copy."""
+    import uuid
+
+    from grader.kit import write_kit_data
+    from grader.submission import load_submission
+    from grader.validate import mistake_folder
+
+    instructor = load_course(GATES)
+    root = tmp_path / "kit-course"
+    shutil.copytree(GATES / "exercises", root / "exercises")
+    write_kit_data(instructor, root / "kit")
+    kit = load_course(root)
+    assert kit.is_kit
+    with Grader(instructor, counterexamples=False, hidden=False) as a, Grader(kit, counterexamples=False) as b:
+        for mistake in instructor.exercises["lstm"].mistakes:
+            folder = mistake_folder(instructor, mistake, mistake.variants[0], tmp_path / mistake.id)
+            seen = []
+            for grader in (a, b):
+                result = grader.grade(load_submission(folder, tmp_path / f"w-{uuid.uuid4().hex[:6]}"), ["lstm"])
+                exercise = result.exercises[0]
+                seen.append(([(c.name, c.passed) for c in exercise.checks], [d.id for d in exercise.diagnoses]))
+            assert seen[0] == seen[1] and seen[1][1] == [mistake.id], (mistake.id, seen)
