@@ -162,7 +162,7 @@ def _wrong_answer_problems(course, exercises) -> list[str]:
     return problems
 
 
-def _search_problems(course, exercises) -> tuple[list[str], list[str]]:
+def _search_problems(course, exercises, runtime) -> tuple[list[str], list[str]]:
     """(course errors, problems) of the counterexample search's inputs, every function's ladder
     built as a student's grading builds it (grader/choices.py): a builder that raises is a course
     error at its file and line; a builder whose calls the reference mostly refuses draws calls
@@ -171,9 +171,7 @@ def _search_problems(course, exercises) -> tuple[list[str], list[str]]:
     from grader.choices import ladder
     from grader.counterexample import _REFUSED, _expected
     from grader.kit_records import call_digest
-    from grader.runtime import CourseRuntime
 
-    runtime = CourseRuntime(course)
     errors, problems = [], []
     for exercise in exercises:
         for func in exercise.functions if not exercise.is_quiz else ():
@@ -226,7 +224,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
             return result
 
         report.problems.extend(_equation_problems(course, exercises))
-        search_errors, search_problems = _search_problems(course, exercises)
+        search_errors, search_problems = _search_problems(course, exercises, grader.runtime)
         for problem in _mistake_sources(course, exercises) + _wrong_answer_problems(course, exercises) + search_errors:
             report.course_errors.append(problem)
             report.problems.append(problem)
