@@ -34,7 +34,7 @@ FULL = 193.0
 
 # name -> (cells added: (where, source); where -1 is the end), exercises expected to lose points
 CASES = {
-    "plotting": ([(-1, "import matplotlib.pyplot as plt"),
+    "plotting": ([(-1, "%matplotlib inline\n!pip install matplotlib\nimport matplotlib.pyplot as plt"),
                   (-1, "import numpy as np\nplt.plot(np.arange(5) ** 2)\nplt.title('gradient norms')\nplt.show()")],
                  set()),
     "scratch": ([(4, "print(my_scratch_variable)")], set()),
@@ -152,6 +152,7 @@ def test_each_case_scores_what_a_careful_instructor_expects_in_text_and_json(nam
         else:
             assert len(notes) == 2
             assert "the grader's environment has no module `matplotlib`" in notes[0]
+            assert "cell 25, line 3;" in notes[0]     # the magic and shell lines stay inert, in place
             assert "Graded code may import the standard library and numpy, matplotlib" in notes[0]
             assert "NameError: name 'plt' is not defined" in notes[1]
     else:
@@ -241,6 +242,7 @@ def test_an_undeclared_package_stops_only_its_cells(tmp_path):
     assert sum(e.score for e in result.exercises) == FULL
     notes = stopped([n.render("en") for n in result.notes])
     assert len(notes) == 2 and "the grader's environment has no module `matplotlib`" in notes[0]
+    assert "homework.ipynb, cell 25, line 3;" in notes[0]
     assert "Graded code may import the standard library and numpy;" in notes[0]
     assert "NameError: name 'plt' is not defined" in notes[1]
     zh = [n.render("zh") for n in result.notes]
