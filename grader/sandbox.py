@@ -93,6 +93,7 @@ class Isolation:
     # a sweep of every folder other users may write (``sweeps``, see sweep()).
     mounts: dict | None = None
     sweeps: bool = False
+    _handed_out: set = field(default_factory=set)   # the uid of the submission staged last (its child is gone)
 
     @property
     def confined(self) -> bool:
@@ -104,7 +105,8 @@ class Isolation:
         if self.sandboxed or not (self.own_uid or self.landlock):
             return None
         if self.sweeps:   # before a child of a new uid starts: nothing a finished one left is there
-            self.sweep()
+            sweep_leftovers(writable_by_others(with_files=True), finished=self._handed_out)
+            self._handed_out = {uid} if uid is not None else set()
         spec = {"uid": uid if self.own_uid else None, "tmp": str(tmp), "landlock": self.landlock,
                 "read_search": self.read_search and self.landlock > 0}
         if self.landlock:
@@ -377,7 +379,8 @@ def protect_from_others(paths: list[Path]) -> list[Path]:
 
 # ---------------------------------------------------------------- the ``user`` mode: no shared folder, no open file
 
-WALK_SECONDS = 10.0        # the start-up walk for what other users may write, at most
+WALK_SECONDS = 10.0        # the start-up walk for the folders other users may write, at most
+SWEEP_WALK_SECONDS = 60.0  # ... and for their files too, which the sweep needs whole
 _NOT_WALKED = ("/proc", "/sys")   # the kernel's: nothing a uid leaves there outlives its processes
 
 
@@ -392,10 +395,11 @@ class Writable:
 
 @lru_cache(maxsize=None)
 def writable_by_others(with_files: bool = False) -> Writable:
-    """Walk the whole file system once (not /proc or /sys, no symbolic link followed) for the
-    folders, and with ``with_files`` the files, that others may write: where a submission's
-    uid could leave something for another. Cached for the process; ``cache_clear()`` to walk again."""
-    deadline = time.monotonic() + WALK_SECONDS
+    """Walk the whole file system once (not /proc or /sys, no symbolic link followed, not below a
+    folder others may not enter) for the folders, and with ``with_files`` the files, that others
+    may write: where a submission's uid could leave something for another. Cached for the
+    process; ``cache_clear()`` to walk again."""
+    deadline = time.monotonic() + (SWEEP_WALK_SECONDS if with_files else WALK_SECONDS)
     folders, files = [], []
     try:
         if os.lstat("/").st_mode & stat.S_IWOTH:
@@ -417,9 +421,10 @@ def writable_by_others(with_files: bool = False) -> Writable:
         for entry in entries:
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.path in _NOT_WALKED:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                    if entry.path in _NOT_WALKED or not mode & stat.S_IXOTH:   # no uid of ours gets in
                         continue
-                    if entry.stat(follow_symlinks=False).st_mode & stat.S_IWOTH:
+                    if mode & stat.S_IWOTH:
                         folders.append(entry.path)
                     queue.append(entry.path)
                 elif with_files and not entry.is_symlink():
@@ -475,17 +480,18 @@ def _submission_uid(uid: int) -> bool:
 
 
 def live_submission_uids() -> set[int]:
-    """The submission uids some process still runs as (a child being graded now, in any worker)."""
+    """The submission uids some process still runs as (a child being graded now, in any worker);
+    a zombie runs nothing."""
     live = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as fh:
-                for line in fh:
-                    if line.startswith("Uid:"):
-                        live.update(u for u in map(int, line.split()[1:]) if _submission_uid(u))
-                        break
+                fields = dict(line.split(":", 1) for line in fh if ":" in line)
+            if fields.get("State", "").split()[:1] in (["Z"], ["X"]):
+                continue
+            live.update(u for u in map(int, fields.get("Uid", "").split()) if _submission_uid(u))
         except (OSError, ValueError):
             continue
     return live
@@ -501,11 +507,12 @@ def _report(problems: list[str]) -> None:
             sys.stderr.write(f"grade: warning: {problem}\n")
 
 
-def sweep_leftovers(found: Writable, uid: int | None = None) -> list[str]:
-    """Remove every entry that ``uid`` (None: any submission uid with no process left) owns in the
-    folders of ``found``, then look again: an entry of such a uid still there, a file writable by
-    others that changed since start-up, or a walk that did not finish is a problem, reported."""
-    live = set() if uid is not None else live_submission_uids()
+def sweep_leftovers(found: Writable, uid: int | None = None, finished: set = frozenset()) -> list[str]:
+    """Remove every entry that ``uid`` (None: any submission uid with no live process left, and
+    the ``finished`` ones whatever their processes) owns in the folders of ``found``, then look
+    again: an entry of such a uid still there, a file writable by others that changed since
+    start-up, or a walk that did not finish is a problem, reported."""
+    live = set() if uid is not None else live_submission_uids() - set(finished)
 
     def left_by_submission(owner: int) -> bool:
         return owner == uid if uid is not None else _submission_uid(owner) and owner not in live
@@ -515,9 +522,15 @@ def sweep_leftovers(found: Writable, uid: int | None = None) -> list[str]:
         for folder in found.folders:
             try:
                 with os.scandir(folder) as listing:
-                    found_now += [e.path for e in listing if left_by_submission(e.stat(follow_symlinks=False).st_uid)]
+                    entries = list(listing)
             except OSError:
                 continue
+            for entry in entries:
+                try:
+                    if left_by_submission(entry.stat(follow_symlinks=False).st_uid):
+                        found_now.append(entry.path)
+                except OSError:
+                    continue
         return found_now
 
     for path in leftovers():
@@ -542,7 +555,7 @@ def sweep_leftovers(found: Writable, uid: int | None = None) -> list[str]:
         problems.append(f"{len(found.files)} files are writable by every user and cannot be swept "
                         f"(first: {found.files[0][0]}); chmod o-w them, or grade with bubblewrap")
     if not found.complete:
-        problems.append(f"the walk for folders every user may write stopped after {WALK_SECONDS:g} s: "
+        problems.append(f"the walk for folders every user may write stopped after {SWEEP_WALK_SECONDS:g} s: "
                         "what lies beyond it is not swept")
     _report(problems)
     return problems
