@@ -142,10 +142,12 @@ def parse_time(text: str) -> str | None:
         return None
 
 
-def _time_precision(iso: str) -> str:
-    if "." in iso.split("T")[-1]:
-        return "sub-second"
-    return "seconds" if iso.count(":") >= 2 + ("+" in iso[10:] or "-" in iso[10:]) else "minutes"
+def _time_precision(raw: str) -> str:
+    """What a time as written is worth: "sub-second", "seconds", "minutes" or "days"."""
+    match = re.search(r"\d{1,2}:\d\d(:\d\d(\.\d+)?)?", raw)
+    if not match:
+        return "days"
+    return "sub-second" if match.group(2) else "seconds" if match.group(1) else "minutes"
 
 
 def _lone_folder(root: Path) -> Path | None:
@@ -194,7 +196,7 @@ RESUBMITTED = re.compile(r"^(?P<stem>.+?)-(?P<n>[1-9]\d*)(?P<ext>(?:\.[A-Za-z][A
 
 
 def canvas_match(name: str) -> dict | None:
-    for pattern in (CANVAS_ANON, CANVAS_TEXT, CANVAS_FILE):
+    for pattern in (CANVAS_ANON, CANVAS_FILE, CANVAS_TEXT):     # an upload named text.html is an upload
         match = pattern.match(name)
         if match:
             found = match.groupdict()
@@ -391,7 +393,7 @@ def group_gradescope(root: Path, times: dict) -> Grouping:
                                members=[(key, name) for key, name, _ in others],
                                emails={key: email for key, _, email in people})
         if at:
-            student.time = SubmissionTime(at, "Gradescope submission_metadata.yml", _time_precision(at))
+            student.time = SubmissionTime(at, "Gradescope submission_metadata.yml", _time_precision(str(created)))
         students.append(student)
     for path in sorted(root.iterdir()):
         if path.name == meta_path.name or path.name in used:
@@ -456,10 +458,11 @@ def read_timestamp(folder: Path, source: str) -> tuple[SubmissionTime | None, Me
         text = path.read_text(encoding="utf-8", errors="replace")[:200]
     except OSError:
         text = ""
-    at = parse_time(text.strip().splitlines()[0] if text.strip() else "")
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    at = parse_time(first)
     if at is None:
         return None, note("note.lms_bad_timestamp", text=text.strip()[:60])
-    return SubmissionTime(at, source, _time_precision(at)), None
+    return SubmissionTime(at, source, _time_precision(first)), None
 
 
 def group_nbgrader(root: Path, times: dict) -> Grouping:
@@ -552,23 +555,23 @@ def group_regex(root: Path, times: dict, pattern: re.Pattern) -> Grouping:
         stamp = _group(match, "time")
         at = parse_time(stamp) if stamp else None
         student = students.setdefault(student_id, StudentFiles(student_id, student_id))
-        versions.setdefault(student_id, {}).setdefault(file, []).append((at or "", relative, path))
+        versions.setdefault(student_id, {}).setdefault(file, []).append((at or "", relative, path, stamp or ""))
         if stamp and at is None:
             student.notes.append(note("note.lms_bad_timestamp", text=stamp[:60]))
     for student_id, student in students.items():
         latest_times = []
         for file, uploads in sorted(versions[student_id].items()):
             uploads.sort()
-            at, latest_name, latest = uploads[-1]
+            at, latest_name, latest, stamp = uploads[-1]
             student.files[file] = latest
             if at:
-                latest_times.append(at)
+                latest_times.append((at, stamp))
             if len(uploads) > 1:
                 student.notes.append(note("note.lms_resubmitted", file=file, used=latest_name, count=len(uploads),
                                           names=", ".join(u[1] for u in uploads)))
         if latest_times:
-            latest = max(latest_times)
-            student.time = SubmissionTime(latest, "the pattern's time group", _time_precision(latest))
+            latest, stamp = max(latest_times)
+            student.time = SubmissionTime(latest, "the pattern's time group", _time_precision(stamp))
     return Grouping("regex", root, sorted(students.values(), key=lambda s: s.id), unmatched)
 
 

@@ -235,6 +235,7 @@ def test_canvas_names_are_read_as_canvas_writes_them():
     anonymous = canvas_match("LATE_anon_Ab3x9_5002_rnn_step.py")
     assert (anonymous["late"], anonymous["uid"], anonymous["file"]) == ("LATE", "anon_Ab3x9", "rnn_step.py")
     assert canvas_match("smithjohn_1003_text.html")["uid"] == "1003"
+    assert canvas_match("smithjohn_1003_5001_text.html")["uid"] == "1003"       # an upload named text.html
     assert canvas_match("readme.txt") is None and canvas_match("rnn_step.py") is None
     assert restored_name("rnn_step-2.py") == ("rnn_step.py", 2)
     assert restored_name("data-1.tar.gz") == ("data.tar.gz", 1)
@@ -293,6 +294,7 @@ def test_plain_folders_are_grouped_as_always(tmp_path):
     assert [(s.id, s.folder) for s in grouping.students] == [("alice", cls / "alice"), ("dave", cls / "dave.py"),
                                                             ("hw-bob", cls / "hw-bob")]
     assert grouping.students[0].time.at == "2026-03-01T10:00:00+00:00"
+    assert grouping.students[0].time.precision == "seconds"
     assert grouping.unmatched == [("notes.txt", "not a folder, .py, .ipynb or .zip")]
 
 
