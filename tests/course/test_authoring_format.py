@@ -582,3 +582,18 @@ def test_the_kit_of_the_gates_course_grades_every_mistake_as_the_instructor_does
                 exercise = result.exercises[0]
                 seen.append(([(c.name, c.passed) for c in exercise.checks], [d.id for d in exercise.diagnoses]))
             assert seen[0] == seen[1] and seen[1][1] == [mistake.id], (mistake.id, seen)
+
+
+def test_a_gradient_loss_that_fails_on_its_inputs_is_a_course_error(tmp_path):
+    """Once a check that broke (the student read "the grader could not judge the returned value"),
+    now the loss at the check's line in the YAML, exit 2."""
+    course = stats_with(tmp_path)
+    yaml_path = course / "exercises" / "distances_grad.yaml"
+    edit(yaml_path, 'loss: "sum(pairwise_sq_dists(A, B) * G)"', 'loss: "sum(pairwise_sq_dists(A, G) * G)"')
+    line = next(i for i, text in enumerate(yaml_path.read_text().splitlines(), 1) if "id: finite_differences" in text)
+    for args in (("validate", "--course", course, "--only", "distances_grad"),
+                 ("check", "--course", course, STATS / "solutions" / "reference")):
+        code, out, err = cli(*args)
+        assert code == 2 and "internal error" not in err, out + err
+        where = f"distances_grad.yaml:{line}: check 'finite_differences'"
+        assert f"{where}: the loss sum(pairwise_sq_dists(A, G) * G) failed" in err
