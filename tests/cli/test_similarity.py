@@ -1,0 +1,210 @@
+"""``grade similarity`` (CONTRACT section 11): planted copies (renamed, reordered, recommented)
+are ranked first among independent solutions, file by file; the kit's stub code everyone was
+given is not counted; single files and notebooks are compared as a whole; the CSV and the HTML
+page (escaped, under a strict Content-Security-Policy) are written; no mark changes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import keyword
+import random
+import re
+import time
+import tokenize
+
+import pytest
+
+from conftest import ROOT, STUBS, run_grade as run
+from grader.course import load_course
+from grader.similarity import collect, compare, fingerprints
+
+# Six tasks, each solvable in several independent ways: an independent student picks a way per task.
+STYLES = {
+    "mean": [
+        "def mean(values):\n    total = 0.0\n    for v in values:\n        total += v\n    return total / len(values)\n",
+        "def mean(values):\n    return sum(values) / len(values) if values else 0.0\n",
+        "def mean(xs):\n    import numpy as np\n    arr = np.asarray(xs, dtype=float)\n    return float(arr.mean())\n",
+    ],
+    "variance": [
+        "def variance(values, ddof=0):\n    m = sum(values) / len(values)\n    sq = [(v - m) ** 2 for v in values]\n"
+        "    return sum(sq) / (len(values) - ddof)\n",
+        "def variance(data, ddof=0):\n    n = 0\n    mean = 0.0\n    m2 = 0.0\n    for x in data:\n        n += 1\n"
+        "        delta = x - mean\n        mean += delta / n\n        m2 += delta * (x - mean)\n"
+        "    return m2 / (n - ddof)\n",
+        "def variance(values, ddof=0):\n    import numpy as np\n    return float(np.var(np.asarray(values), ddof=ddof))\n",
+    ],
+    "normalize": [
+        "def normalize(rows):\n    out = []\n    for row in rows:\n        s = sum(row)\n"
+        "        out.append([x / s if s else 0.0 for x in row])\n    return out\n",
+        "def normalize(matrix):\n    import numpy as np\n    m = np.asarray(matrix, dtype=float)\n"
+        "    sums = m.sum(axis=1, keepdims=True)\n    sums[sums == 0] = 1.0\n    return m / sums\n",
+        "def normalize(rows):\n    result = [list(r) for r in rows]\n    i = 0\n    while i < len(result):\n"
+        "        total = float(sum(result[i])) or 1.0\n        for j in range(len(result[i])):\n"
+        "            result[i][j] = result[i][j] / total\n        i += 1\n    return result\n",
+    ],
+    "moving_average": [
+        "def moving_average(values, window):\n    out = []\n    for i in range(len(values) - window + 1):\n"
+        "        out.append(sum(values[i:i + window]) / window)\n    return out\n",
+        "def moving_average(xs, k):\n    import numpy as np\n    kernel = np.ones(k) / k\n"
+        "    return np.convolve(np.asarray(xs, dtype=float), kernel, mode='valid')\n",
+        "def moving_average(seq, width):\n    acc = [0.0]\n    for v in seq:\n        acc.append(acc[-1] + v)\n"
+        "    return [(acc[i + width] - acc[i]) / width for i in range(len(seq) - width + 1)]\n",
+    ],
+    "histogram": [
+        "def histogram(values, bins, low, high):\n    counts = [0] * bins\n    width = (high - low) / bins\n"
+        "    for v in values:\n        if low <= v < high:\n            counts[int((v - low) // width)] += 1\n"
+        "    return counts\n",
+        "def histogram(data, n_bins, lo, hi):\n    import numpy as np\n"
+        "    counts, _ = np.histogram(data, bins=n_bins, range=(lo, hi))\n    return counts.tolist()\n",
+        "def histogram(values, bins, low, high):\n    edges = [low + (high - low) * i / bins for i in range(bins + 1)]\n"
+        "    result = []\n    for a, b in zip(edges, edges[1:]):\n"
+        "        result.append(len([v for v in values if a <= v < b]))\n    return result\n",
+    ],
+    "matrix_power": [
+        "def matrix_power(m, p):\n    import numpy as np\n    return np.linalg.matrix_power(np.asarray(m), p)\n",
+        "def matrix_power(m, p):\n    import numpy as np\n    result = np.eye(len(m))\n    base = np.asarray(m, dtype=float)\n"
+        "    while p:\n        if p & 1:\n            result = result @ base\n        base = base @ base\n"
+        "        p >>= 1\n    return result\n",
+        "def matrix_power(a, n):\n    import numpy as np\n    out = np.identity(np.shape(a)[0])\n"
+        "    for _ in range(n):\n        out = np.dot(out, a)\n    return out\n",
+    ],
+}
+KEEP = set(dir(__builtins__)) | {"np", "numpy", "float", "int", "len", "sum", "range", "zip", "list"}
+
+
+def independent(rng: random.Random) -> str:
+    """A solution written on its own: a way per task, in an order of its own, with comments of its own."""
+    tasks = list(STYLES)
+    rng.shuffle(tasks)
+    parts = [f"# my solution {rng.randint(0, 999)}\n"]
+    for task in tasks:
+        parts.append(f"# {task}: {rng.choice(['first try', 'works', 'see notes', 'TODO tidy'])}\n"
+                     + rng.choice(STYLES[task]))
+    return "\n\n".join(parts)
+
+
+def disguised(source: str, rng: random.Random) -> str:
+    """A copy with every local name renamed, the functions reordered, the comments replaced and
+    the blank lines changed: what a student who copies does to hide it."""
+    names = {}
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string) and tok.string not in KEEP:
+            names.setdefault(tok.string, f"q{len(names)}_{rng.randint(10, 99)}")
+    renamed = source
+    for old, new in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        renamed = re.sub(rf"\b{re.escape(old)}\b", new, renamed)
+    functions = re.split(r"\n(?=def )", re.sub(r"#[^\n]*", "", renamed))
+    head, functions = functions[0], functions[1:]
+    rng.shuffle(functions)
+    return head + "\n\n\n" + "\n\n\n".join(f"# part {i}, all mine\n" + f.strip() + "\n"
+                                           for i, f in enumerate(functions))
+
+
+@pytest.fixture
+def planted(tmp_path):
+    """Eighteen students: twelve independent, three pairs where the second copied the first
+    (disguised); everyone also hands in the untouched stub rnn_step.py, identical for all."""
+    rng = random.Random(35)
+    cls = tmp_path / "class"
+    sources = {f"s{n:02d}": independent(rng) for n in range(15)}
+    copies = {"c_a": "s03", "c_b": "s07", "c_c": "s11"}
+    for copier, original in copies.items():
+        sources[copier] = disguised(sources[original], rng)
+    stub = (STUBS / "rnn_step.py").read_text()
+    for student, source in sources.items():
+        (cls / student).mkdir(parents=True)
+        (cls / student / "solution.py").write_text(source)
+        (cls / student / "rnn_step.py").write_text(stub)
+    return cls, copies
+
+
+def test_planted_copies_rank_first_and_stubs_do_not_count(planted, tmp_path):
+    cls, copies = planted
+    out_csv, out_html = tmp_path / "pairs.csv", tmp_path / "pairs.html"
+    code, out, err = run("similarity", cls, "--csv", out_csv, "--html", out_html, "--threshold", "0.6")
+    assert code == 0, err
+    with open(out_csv, encoding="utf-8-sig") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == ["student_a", "student_b", "file", "similarity"]
+    top = {tuple(sorted((r["student_a"], r["student_b"]))) for r in rows[:3]}
+    assert top == {tuple(sorted(pair)) for pair in copies.items()}
+    assert all(r["file"] == "solution.py" for r in rows[:3])
+    assert min(float(r["similarity"]) for r in rows[:3]) > 0.8
+    assert all(float(r["similarity"]) < float(rows[2]["similarity"]) for r in rows[3:])
+    sims = [float(r["similarity"]) for r in rows]
+    assert sims == sorted(sims, reverse=True) and all(0 <= s <= 1 for s in sims)
+    # the stub everyone handed in unchanged is no pair at all
+    assert not [r for r in rows if r["file"] == "rnn_step.py"]
+    page = out_html.read_text()
+    assert "default-src 'none'" in page and "<script" not in page
+    assert page.count('class="hit"') > 20          # the matching lines highlighted
+    assert "c_a" in page and "s03" in page
+
+
+def test_the_stub_would_count_without_the_course_stubs(planted, tmp_path):
+    """The same class compared without knowing the stubs: the stub is everyone's code, which the
+    common-code rule also drops; two students alone with the stub are flagged without the course's stubs."""
+    cls, _ = planted
+    submissions = collect(cls, tmp_path)
+    pair = {s: submissions[s] for s in ("s00", "s01")}
+    alone = [(p.file, p.similarity) for p in compare(pair, course=None)]
+    assert ("rnn_step.py", 1.0) in alone
+    assert "rnn_step.py" not in [p.file for p in compare(pair, course=load_course(ROOT))]
+
+
+def test_renaming_and_comments_change_no_fingerprint():
+    source = STYLES["variance"][1]
+    renamed = source.replace("data", "xs").replace("delta", "d").replace("m2", "acc")
+    assert set(fingerprints(source)) == set(fingerprints("# hi\n" + renamed.replace("\n", "  # c\n", 2)))
+    assert fingerprints("def f(:\n") == {}        # what does not tokenize gives nothing, never raises
+
+
+def test_single_files_and_notebooks_are_compared_whole(tmp_path):
+    rng = random.Random(7)
+    cls = tmp_path / "class"
+    cls.mkdir()
+    original = independent(rng)
+    (cls / "folder").mkdir()
+    (cls / "folder" / "solution.py").write_text(original)
+    notebook = {"cells": [{"cell_type": "markdown", "source": "# mine"},
+                          {"cell_type": "code", "source": disguised(original, rng).splitlines(True)}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (cls / "nb.ipynb").write_text(json.dumps(notebook))
+    (cls / "other.py").write_text(independent(rng))
+    code, out, err = run("similarity", cls, "--csv", tmp_path / "p.csv")
+    assert code == 0, err
+    with open(tmp_path / "p.csv", encoding="utf-8-sig") as fh:
+        rows = list(csv.DictReader(fh))
+    assert (rows[0]["student_a"], rows[0]["student_b"], rows[0]["file"]) == ("folder", "nb", "(whole submission)")
+    assert float(rows[0]["similarity"]) > 0.8
+
+
+def test_names_are_escaped_and_bad_input_is_one_line(tmp_path):
+    cls = tmp_path / "class"
+    rng = random.Random(3)
+    source = independent(rng)
+    for name in ("<img src=x onerror=alert(1)>", "=cmd()"):
+        (cls / name).mkdir(parents=True)
+        (cls / name / "solution.py").write_text(source + "\nx = '<script>alert(2)</script>'\n")
+    code, _, err = run("similarity", cls, "--csv", tmp_path / "p.csv", "--html", tmp_path / "p.html")
+    assert code == 0, err
+    page = (tmp_path / "p.html").read_text()
+    assert "<img" not in page and "<script>" not in page and "&lt;script&gt;" in page
+    assert "'=cmd()" in (tmp_path / "p.csv").read_text(encoding="utf-8-sig")
+    code, _, err = run("similarity", tmp_path / "nope")
+    assert code == 2 and "no such folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_three_hundred_submissions_in_seconds(tmp_path):
+    rng = random.Random(300)
+    cls = tmp_path / "class"
+    for n in range(300):
+        (cls / f"s{n:03d}").mkdir(parents=True)
+        (cls / f"s{n:03d}" / "solution.py").write_text(independent(rng))
+    start = time.perf_counter()
+    code, _, err = run("similarity", cls, "--csv", tmp_path / "p.csv")
+    assert code == 0, err
+    assert time.perf_counter() - start < 30
