@@ -390,7 +390,7 @@ class Writable:
 
     folders: tuple[str, ...]        # every folder writable by others (sticky or not), parents first
     files: tuple[tuple, ...]        # (path, inode, size, mtime_ns) of every file or fifo writable by others
-    complete: bool                  # False: the walk ran out of time (WALK_SECONDS)
+    complete: bool                  # False: the walk ran out of time (WALK_SECONDS, SWEEP_WALK_SECONDS)
 
 
 @lru_cache(maxsize=None)
