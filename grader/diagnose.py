@@ -60,6 +60,19 @@ def run_outcome(function, call: RecordedCall) -> tuple:
     return ("ok", value, args, kwargs)
 
 
+def bounded_outcome(helper, where: list, call: RecordedCall) -> tuple:
+    """run_outcome, in the bounded helper (grader/trusted_calls.py): for a call whose arguments a
+    student may have chosen. A call stopped at a limit raises Overrun, and the diagnosis is given
+    up (grader/engine.py): no evidence is taken from a call the course's code could not answer."""
+    outcome = helper.replay(where, call.func, list(call.case.args), call.case.kwargs)
+    if outcome[0] != "ok":
+        return outcome
+    _, value, args, kwargs = outcome
+    args = [original if identical(arg, original) else arg for arg, original in zip(args, call.case.args)]
+    kwargs = {k: call.case.kwargs[k] if identical(v, call.case.kwargs.get(k)) else v for k, v in kwargs.items()}
+    return ("ok", value, args, kwargs)
+
+
 def signature(value):
     """The types in a value (dtype, Python or numpy scalar type), not its numbers."""
     if isinstance(value, np.ndarray):
@@ -334,8 +347,20 @@ class Diagnoser:
     def _reference_outcome(self, exercise, call, key):
         if key not in self._reference:
             function = self.runtime.reference_function(exercise.file, call.func)
-            self._reference[key] = run_outcome(function, call)
+            self._reference[key] = self._outcome(["reference", exercise.file], function, call)
         return self._reference[key]
+
+    def _outcome(self, where: list, function, call, bounded: bool = False) -> tuple:
+        """run_outcome here for a case a check cached (the grader chose its inputs); in the bounded
+        helper (grader/trusted_calls.py) for any other (built from a student's results, as in a
+        training run: the course's code must not run a student's arguments in the grading
+        process), or for every call of a sequence that holds one (``bounded``: a mistake that
+        keeps state sees the whole sequence in one process)."""
+        trusted = getattr(self.runtime, "trusted_calls", None)   # None: a stand-in runtime of a test's
+        helper = None if (call.case.shared and not bounded) or trusted is None else trusted()
+        if helper is None:
+            return run_outcome(function, call)
+        return bounded_outcome(helper, where, call)
 
     def _repeatable_call(self, exercise, call, key) -> bool:
         """Whether the reference answers this call the same way twice. A function that draws its
@@ -343,7 +368,7 @@ class Diagnoser:
         evidence of anything (only an exception, which correct code never raises, is)."""
         if key not in self._repeatable:
             function = self.runtime.reference_function(exercise.file, call.func)
-            again = run_outcome(function, call)
+            again = self._outcome(["reference", exercise.file], function, call)
             self._repeatable[key] = difference(self._reference[key], again, exercise.rtol, exercise.atol) is None
         return self._repeatable[key]
 
@@ -364,16 +389,18 @@ class Diagnoser:
             return row
         sequence_key = (str(variant), hashlib.blake2b("".join(keys).encode(), digest_size=16).digest())
         if sequence_key not in self._mistake:
-            self._mistake[sequence_key] = [self._mistake_row(exercise, variant, call, ref)
+            bounded = not all(call.case.shared for call in calls)
+            self._mistake[sequence_key] = [self._mistake_row(exercise, variant, call, ref, bounded)
                                            for call, ref in zip(calls, reference)]
         return self._mistake[sequence_key].__getitem__
 
-    def _mistake_row(self, exercise, variant, call, ref) -> tuple:
+    def _mistake_row(self, exercise, variant, call, ref, bounded: bool = False) -> tuple:
         if self._unaffected(exercise, variant, call.func):
             return ref, None     # the mistake changes nothing this function runs: the reference's outcome
         function = self.runtime.variant_function(exercise, variant, call.func)
         try:
-            wrong = run_outcome(function, call) if function else ("error", "missing")
+            wrong = (self._outcome(["variant", exercise.id, str(variant)], function, call, bounded) if function
+                     else ("error", "missing"))
         except NotInKit:   # not recorded for the kit: this variant cannot be told apart here
             wrong = ref
         return wrong, difference(ref, wrong, exercise.rtol, exercise.atol)

@@ -36,6 +36,7 @@ from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionRes
 from grader.runner import StudentError, Worker
 from grader.runtime import CourseRuntime
 from grader.stand_ins import StandInAnswers, stand_ins_for
+from grader.trusted_calls import Overrun
 from grader.submission import Submission
 from grader.view import points
 from grader.notebook_run import notebook_runs
@@ -136,6 +137,7 @@ class Grader:
 
     def close(self):
         self.worker.stop()
+        self.runtime.close()   # the helper of bounded calls (grader/trusted_calls.py)
 
     def __enter__(self):
         return self
@@ -218,6 +220,9 @@ class Grader:
     def _stand_ins(self):
         """Answers to the submission's stand-in calls (grader/stand_ins.py); a kit has no reference."""
         self.worker.stand_in_handler = None if self.kit or not STAND_INS else StandInAnswers(self.runtime, self.course)
+        bounded = self.runtime.trusted_calls()   # its budget of diagnosis replays is the submission's own
+        if bounded is not None:
+            bounded.new_submission()
         try:
             yield
         finally:
@@ -374,6 +379,8 @@ class Grader:
             if hidden_calls:
                 return self.diagnoser.diagnose_hidden(exercise, calls, hidden_calls)
             return self.diagnoser.diagnose(exercise, calls)
+        except Overrun:   # a replay of a student's arguments stopped at a limit (grader/trusted_calls.py)
+            return []
         except CourseError:
             raise
         except SyntaxError as exc:   # a known mistake's file does not compile: the course's error
@@ -448,10 +455,12 @@ class Grader:
         result = CheckResult(name=spec.id, passed=False, score=0.0, max_score=spec.points,
                              title=spec.title, hint=spec.hint, hidden=spec.hidden)
         ctx.student.keep_output = not spec.hidden
+        answers = self.worker.stand_in_handler
+        overruns = len(answers.overruns) if answers is not None else 0
         try:
             implementation(ctx)
         except Fail as failure:
-            result.message = failure.message
+            result.message = self._overrun(overruns, ctx) or failure.message
             result.func = ctx.current
             return result
         except NotInKit:   # a student kit without the record this check needs: the instructor grades it
@@ -460,7 +469,7 @@ class Grader:
         except Exception as exc:  # noqa: BLE001 -- odd student values must not stop the grader
             if STRICT:
                 raise InternalError(f"check {ctx.exercise.id}.{spec.id} broke: {exc!r}") from exc
-            result.message = Message("err.unjudgeable", detail=type(exc).__name__)
+            result.message = self._overrun(overruns, ctx) or Message("err.unjudgeable", detail=type(exc).__name__)
             result.internal = f"{type(exc).__name__}: {exc}"
             return result
             result.hint = spec.hint_for(result.message.key)   # the hint for this way of failing
@@ -469,6 +478,12 @@ class Grader:
 
     # ------------------------------------------------------------ the quiz
         except CourseError:   # the course's code or YAML is wrong (grader/checks.py Context.course_error)
+    def _overrun(self, since: int, ctx: Context) -> Message | None:
+        """What a check that failed says when a stand-in call made for it was stopped at a limit
+        (grader/stand_ins.py): which function, which limit. ``since``: the overruns before it."""
+        answers = self.worker.stand_in_handler
+        return answers.overrun_message(since, ctx.exercise.id, ctx.current) if answers is not None else None
+
             raise
 
     def _grade_quiz(self, exercise: Exercise, submission: Submission) -> ExerciseResult:

@@ -432,7 +432,7 @@ class Worker:
                 continue
             if "stand_in" not in reply:
                 return reply
-            answer = answer_stand_in(self.stand_in_handler, reply, stand_ins, calling)
+            answer = answer_stand_in(self.stand_in_handler, reply, stand_ins, calling, deadline)
             wire.write_frame(session.to_child, answer, deadline)
 
     def _frame(self, message: dict, key) -> bytes:

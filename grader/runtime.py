@@ -37,6 +37,7 @@ class CourseRuntime:
         self.reference = self._implementations(REFERENCE, course.reference_dir)
         self._mistakes: dict[str, object] = {}
         self._answer_key = None
+        self._trusted_calls = None
 
     def _implementations(self, source: str, folder, overrides=None):
         """The course's code (the reference, or the reference with a mistake appended), or in a
@@ -59,6 +60,23 @@ class CourseRuntime:
 
     def reference_function(self, file: str, func: str):
         return self.reference.function(module_name(file), func)
+
+    def trusted_calls(self):
+        """The bounded helper (grader/trusted_calls.py) that runs the course's code on arguments a
+        student chose; None where that code is not run here (a kit answers from its records) or
+        where every call must be recorded in this process (``grade release``)."""
+        if self.kit or self.recording is not None:
+            return None
+        if self._trusted_calls is None:
+            from grader.trusted_calls import TrustedCalls
+
+            self._trusted_calls = TrustedCalls(self)
+        return self._trusted_calls
+
+    def close(self):
+        """Stop the helper, if one runs (the next call starts another)."""
+        if self._trusted_calls is not None:
+            self._trusted_calls.stop()
 
     def mistake_modules(self, mistake: MistakeSpec, variant) -> ModuleSet:
         """The reference with one wrong implementation appended to its file."""

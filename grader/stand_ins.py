@@ -17,6 +17,14 @@ its own checks, hidden ones included, cannot be answered by the reference),
 plain data only (the wire format), arguments the reference's signature
 accepts (else the child calls the student's own function: a helper with an
 extra argument still works), a number of calls and a time per submission.
+
+The reference never runs a student's arguments in the grading process: a 16-byte call
+may ask it for 3e8 numbers or 1e12 loops. Each call runs in the trusted helper
+(grader/trusted_calls.py) with a wall-clock and CPU limit (``CALL_SECONDS``, and no more
+than the submission's budget left), a memory ceiling and a bound on the answer's size, all
+enforced by preemption. A call stopped at a limit raises in the student's code, and the
+check that failed for it says which function was stood in and which limit it met
+(``overrun``, grader/engine.py).
 """
 
 from __future__ import annotations
@@ -28,11 +36,15 @@ import time
 import numpy as np
 
 from grader.modules import module_name
+from grader.trusted_calls import CALL_SECONDS, Overrun
 from grader.worker import wire
 
 MAX_CALLS = 20_000        # stand-in calls per submission (the bundled course's worst case: ~3,000)
 MAX_SECONDS = 5.0         # of the grader's own time per submission spent answering them
 ARGUMENT_BYTES = 2 << 20  # arguments of one call (the bundled course's largest: 10 KiB)
+REPLY_MARGIN = 0.1        # seconds left for the child's reply after a stand-in's answer
+# The exception a call stopped at a limit raises in the student's code (the check's message says more).
+_RAISED = {"time": "TimeoutError", "memory": "MemoryError"}
 
 
 def stand_ins_for(course, exercise, lost, module_of, broken=(), leaning=None) -> tuple:
@@ -93,6 +105,8 @@ class StandInAnswers:
         self.exercise = None                  # the exercise being graded (set by the engine)
         self.used: dict[str, set] = {}        # exercise -> the functions stood in while it was graded
         self.leant: dict[tuple, set] = {}     # (exercise, its function) -> the stand-ins its calls used
+        self.overruns: list[tuple] = []       # (exercise, calling, function, Overrun) of calls stopped at a limit
+        self.deadline: float | None = None    # when the child's pending reply is due (set by answer_stand_in)
 
     def leaning(self, exercise) -> set:
         """The exercise's functions whose calls leant on stand-ins while it was graded."""
@@ -133,20 +147,56 @@ class StandInAnswers:
             return {"error": ["RuntimeError", "too many calls to functions of other exercises"]}
         if _size(args) + _size(kwargs) > ARGUMENT_BYTES:
             return {"fallback": True}
-        reference = self.runtime.reference_function(self.owner[func].file, func)
+        file = self.owner[func].file
+        reference = self.runtime.reference_function(file, func)
         try:
             _signature(reference).bind(*args, **kwargs)
         except TypeError:
             return {"fallback": True}
         start = time.perf_counter()
+        bounded = self.runtime.trusted_calls()
         try:
-            with np.errstate(all="ignore"):
+            if bounded is not None:
+                return bounded.stand_in(file, func, args, kwargs, self.seconds_for_a_call())
+            with np.errstate(all="ignore"):   # grade release: the instructor's own solutions, recorded here
                 value = reference(*args, **kwargs)
+        except Overrun as overrun:
+            return self.overrun(func, overrun, calling)
         except Exception as exc:  # noqa: BLE001 -- the student's arguments may be anything
             return {"error": [type(exc).__name__, str(exc)[:200]]}
         finally:
             self.seconds += time.perf_counter() - start
         return {"value": value}
+
+    def seconds_for_a_call(self) -> float:
+        """A call's wall clock: CALL_SECONDS, within what is left of the submission's budget and
+        of the time the child's reply is due by."""
+        seconds = min(CALL_SECONDS, MAX_SECONDS - self.seconds)
+        if self.deadline is not None:
+            seconds = min(seconds, self.deadline - REPLY_MARGIN - time.monotonic())
+        return max(seconds, 0.0)
+
+    def overrun(self, func: str, overrun: Overrun, calling: str | None = None) -> dict:
+        """A call stopped at a limit: noted for the check's message, and an exception in the child."""
+        self.overruns.append((self.exercise, calling, func, overrun))
+        return {"error": [_RAISED.get(overrun.kind, "RuntimeError"),
+                          f"{func}, answered by the course's reference, was stopped: {overrun}"]}
+
+    def overrun_message(self, since: int, exercise: str | None = None, calling: str | None = None):
+        """The message for a failed check, where a stand-in call made during it was stopped at a
+        limit (``since``: len(overruns) when it began), or one made by a call of the student's
+        ``calling`` function of ``exercise`` (planned calls run before the check that takes their
+        results, grader/plan.py); else None."""
+        from grader.i18n import Message
+
+        found = self.overruns[since:] or [o for o in self.overruns
+                                          if calling is not None and o[:2] == (exercise, calling)]
+        if not found:
+            return None
+        _, _, func, overrun = found[0]
+        owner = self.owner.get(func)
+        return Message(f"err.stand_in_{overrun.kind}", function=func, exercise=owner.id if owner else "?",
+                       **overrun.params())
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,9 +206,11 @@ def _signature(function) -> inspect.Signature:
     return inspect.signature(function)
 
 
-def answer_stand_in(handler, request: dict, allowed: tuple, calling: str | None = None) -> bytes:
+def answer_stand_in(handler, request: dict, allowed: tuple, calling: str | None = None,
+                    deadline: float | None = None) -> bytes:
     """The frame that answers one stand-in call from the child (grader/runner.py), made while
-    the student's ``calling`` function runs."""
+    the student's ``calling`` function runs; ``deadline``: when the child's reply is due
+    (time.monotonic()), which the call does not run past."""
     pair = request.get("stand_in")
     args, kwargs = request.get("args", []), request.get("kwargs", {})
     if (handler is None or type(pair) is not list or len(pair) != 2
@@ -167,7 +219,11 @@ def answer_stand_in(handler, request: dict, allowed: tuple, calling: str | None 
             or not all(type(k) is str for k in kwargs)):
         answer = {"error": ["RuntimeError", "no such function"]}
     else:
+        if isinstance(handler, StandInAnswers):
+            handler.deadline = deadline
         answer = handler(pair[0], pair[1], args, kwargs, calling)
+        if isinstance(answer, bytes):   # the helper's frame, forwarded as it came
+            return answer
     try:
         return wire.pack({"stand_in": True, **answer})
     except Exception:  # noqa: BLE001 -- a reference value the wire cannot carry

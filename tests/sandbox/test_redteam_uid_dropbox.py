@@ -212,3 +212,19 @@ def test_a_folder_made_writable_after_the_walk_is_no_drop_box_either(monkeypatch
             assert not list(late.iterdir())
         finally:
             shutil.rmtree(late, ignore_errors=True)
+
+
+def test_a_worker_that_cannot_make_its_mounts_ends_before_any_student_code(tmp_path):
+    """The zygote makes its mounts before anything else (the filter, numpy, a child): when they
+    fail it exits 78, so no submission is graded with folders it was meant not to share."""
+    import json
+    import subprocess
+    import sys
+
+    spec = {"cover": ["/tmp"], "keep": [], "writable": [str(tmp_path / "no-such-exchange")]}
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import confine; confine.from_arguments(sys.argv[2:]); "
+            "print('STUDENT CODE RAN')")
+    proc = subprocess.run([sys.executable, "-I", "-c", code, str(sandbox.WORKER_DIR),
+                           "--private-mounts=" + json.dumps(spec)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 78 and "STUDENT CODE RAN" not in proc.stdout, (proc.returncode, proc.stdout)
+    assert "cannot make its private mounts" in proc.stderr

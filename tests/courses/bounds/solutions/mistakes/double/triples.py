@@ -1,0 +1,2 @@
+def double(x):
+    return 3.0 * x

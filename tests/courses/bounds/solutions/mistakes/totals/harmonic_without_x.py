@@ -1,0 +1,2 @@
+def harmonic_total(x):
+    return harmonic(x.size)
