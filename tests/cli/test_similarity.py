@@ -208,3 +208,34 @@ def test_three_hundred_submissions_in_seconds(tmp_path):
     code, _, err = run("similarity", cls, "--csv", tmp_path / "p.csv")
     assert code == 0, err
     assert time.perf_counter() - start < 30
+
+
+def test_the_page_renders_in_headless_chromium_and_nothing_planted_runs(planted, tmp_path):
+    """The page in a real browser: the pairs side by side with their lines highlighted, and a
+    student's planted markup (in a name and in the code) only text, never an element."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and Chromium is not installed", pytrace=False)
+        pytest.skip("Chromium is not installed")
+    cls, copies = planted
+    evil = cls / "<img src=x onerror=document.title='pwned'>"
+    evil.mkdir()
+    source = (cls / "s03" / "solution.py").read_text()
+    (evil / "solution.py").write_text(source + "\nnote = '</pre><script>document.title=\"pwned\"</script>'\n")
+    page = tmp_path / "pairs.html"
+    code, _, err = run("similarity", cls, "--html", page, "--threshold", "0.6")
+    assert code == 0, err
+    proc = subprocess.run([str(chromium), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-background-networking", f"--user-data-dir={tmp_path / 'profile'}",
+                           "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=180)
+    dom = proc.stdout
+    assert "<title>Similarity report</title>" in dom, proc.stderr[-2000:]
+    assert "pwned" not in dom.split("</title>")[0]          # no script ran to change the title
+    assert "<script" not in dom and "<img" not in dom
+    assert dom.count('<table class="pair">') >= 4          # three planted pairs, and the planted name's copy
+    assert dom.count('class="hit"') > 40
