@@ -53,6 +53,7 @@ class FoundEntries:
     entries: list[Entry]
     skipped: list[tuple[str, str]]
     private: list[Path] = field(default_factory=list)    # staged copies: kept from student code too
+    shown: list[str] = field(default_factory=list)      # the grouping as printed once grading starts
 
 
 @dataclass

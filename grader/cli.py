@@ -173,8 +173,8 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
         download = Download(directory, Path(work))
         grouping = download.group(layout)
-        click.echo("\n".join(describe(grouping)), err=not dry_run)
         if dry_run:
+            click.echo("\n".join(describe(grouping)))
             sys.exit(EXIT_OK)
         found = staff.apply_to(found_entries(download, grouping))
         class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
@@ -200,6 +200,7 @@ def found_entries(download, grouping):
     """The grouped students as grade_class's entries: staged paths, notes, members, what the gradebook keeps."""
     from grader.classroom import Entry, FoundEntries, readable
     from grader.gradebook import SubmissionInfo
+    from grader.lms_download import describe
 
     # names from a folder on disk may hold bytes that are not UTF-8: kept as visible escapes
     entries, skipped, seen = [], [(name, readable(why)) for name, why in grouping.unmatched], {}
@@ -221,7 +222,10 @@ def found_entries(download, grouping):
                  for sid, name in everyone]
         entries.append(Entry(student.id, path, notes=list(student.notes), members=[sid for sid, _ in everyone[1:]],
                              info=infos))
-    return FoundEntries(entries, skipped, private=[download.work])
+    # Printed before grading, once nothing can refuse the run any more (bad input stays one line). A plain
+    # folder per student prints as it always did: its skipped entries after the run (--dry-run shows it).
+    shown = describe(grouping) if grouping.layout != "folders" else []
+    return FoundEntries(entries, skipped, private=[download.work], shown=shown)
 
 
 def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
@@ -241,6 +245,8 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
         from grader.cluster import DaskPool
         cluster = DaskPool(scheduler, course, only=only, isolation=isolation, counterexamples=counterexamples,
                            feedback=writer)
+    if found.shown:
+        click.echo("\n".join(found.shown), err=True)
     # Where only file permissions keep student code out (the "user" mode), every file of the run is
     # closed to others as it is made: the gradebook and its WAL, the feedback, the report, caches.
     private = scheduler is None and students_read_by_permissions(isolation)
