@@ -23,7 +23,8 @@ from grader.similarity import collect, compare, fingerprints
 # Six tasks, each solvable in several independent ways: an independent student picks a way per task.
 STYLES = {
     "mean": [
-        "def mean(values):\n    total = 0.0\n    for v in values:\n        total += v\n    return total / len(values)\n",
+        "def mean(values):\n    total = 0.0\n    for v in values:\n        total += v\n"
+        "    return total / len(values)\n",
         "def mean(values):\n    return sum(values) / len(values) if values else 0.0\n",
         "def mean(xs):\n    import numpy as np\n    arr = np.asarray(xs, dtype=float)\n    return float(arr.mean())\n",
     ],
@@ -33,7 +34,8 @@ STYLES = {
         "def variance(data, ddof=0):\n    n = 0\n    mean = 0.0\n    m2 = 0.0\n    for x in data:\n        n += 1\n"
         "        delta = x - mean\n        mean += delta / n\n        m2 += delta * (x - mean)\n"
         "    return m2 / (n - ddof)\n",
-        "def variance(values, ddof=0):\n    import numpy as np\n    return float(np.var(np.asarray(values), ddof=ddof))\n",
+        "def variance(values, ddof=0):\n    import numpy as np\n"
+        "    return float(np.var(np.asarray(values), ddof=ddof))\n",
     ],
     "normalize": [
         "def normalize(rows):\n    out = []\n    for row in rows:\n        s = sum(row)\n"
@@ -58,13 +60,15 @@ STYLES = {
         "    return counts\n",
         "def histogram(data, n_bins, lo, hi):\n    import numpy as np\n"
         "    counts, _ = np.histogram(data, bins=n_bins, range=(lo, hi))\n    return counts.tolist()\n",
-        "def histogram(values, bins, low, high):\n    edges = [low + (high - low) * i / bins for i in range(bins + 1)]\n"
+        "def histogram(values, bins, low, high):\n"
+        "    edges = [low + (high - low) * i / bins for i in range(bins + 1)]\n"
         "    result = []\n    for a, b in zip(edges, edges[1:]):\n"
         "        result.append(len([v for v in values if a <= v < b]))\n    return result\n",
     ],
     "matrix_power": [
         "def matrix_power(m, p):\n    import numpy as np\n    return np.linalg.matrix_power(np.asarray(m), p)\n",
-        "def matrix_power(m, p):\n    import numpy as np\n    result = np.eye(len(m))\n    base = np.asarray(m, dtype=float)\n"
+        "def matrix_power(m, p):\n    import numpy as np\n    result = np.eye(len(m))\n"
+        "    base = np.asarray(m, dtype=float)\n"
         "    while p:\n        if p & 1:\n            result = result @ base\n        base = base @ base\n"
         "        p >>= 1\n    return result\n",
         "def matrix_power(a, n):\n    import numpy as np\n    out = np.identity(np.shape(a)[0])\n"
@@ -89,7 +93,6 @@ def disguised(source: str, rng: random.Random) -> str:
     """A copy with every local name renamed, the functions reordered, the comments replaced and
     the blank lines changed: what a student who copies does to hide it."""
     names = {}
-    out = []
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string) and tok.string not in KEEP:
             names.setdefault(tok.string, f"q{len(names)}_{rng.randint(10, 99)}")
