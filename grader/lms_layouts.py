@@ -82,6 +82,8 @@ class StudentFiles:
     submission: str = ""                     # the LMS's own submission id, where it has one
 
     def file_count(self) -> int:
+        if self.folder is not None and self.folder.is_file():     # a plain folder's .py, .ipynb or .zip entry
+            return 1
         if self.folder is not None:
             return sum(1 for p in self.folder.rglob("*") if p.is_file() and not p.is_symlink()
                        and not _hidden(p.relative_to(self.folder)))
