@@ -295,7 +295,7 @@ def test_plain_folders_are_grouped_as_always(tmp_path):
                                                             ("hw-bob", cls / "hw-bob")]
     assert grouping.students[0].time.at == "2026-03-01T10:00:00+00:00"
     assert grouping.students[0].time.precision == "seconds"
-    assert [s.file_count() for s in grouping.students] == [1, 1, 0]
+    assert [s.file_count() for s in grouping.students] == [2, 1, 0]       # timestamp.txt counts
     assert grouping.unmatched == [("notes.txt", "not a folder, .py, .ipynb or .zip")]
 
 
