@@ -199,8 +199,13 @@ def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tupl
     """One loaded submission graded, as what the gradebook and the feedback file keep:
     (student, (PreparedAttempt, feedback text) or None, why not graded or None, seconds).
     Dask workers (grader/cluster_worker.py) end here; local grading processes load and
-    grade in one step (:func:`_grade_one`) and keep the same."""
-    return outcome(feedback, student, start, lambda: grader_.grade(submission, only))
+    grade in one step (:func:`_grade_one`) and keep the same. A quiz's variant questions are
+    graded with ``student``'s values, from the secret the worker checked against the client's."""
+    from grader.variants import for_student, has_variants
+
+    secret = getattr(grader_.runtime, "_secret", None) if has_variants(grader_.course) else None
+    with for_student(secret, student):
+        return outcome(feedback, student, start, lambda: grader_.grade(submission, only))
 
 
 def outcome(feedback, student: str, start: float, grade, notes: tuple = ()):

@@ -134,3 +134,29 @@ def test_each_entry_is_graded_against_its_own_variant(course, tmp_path):
     assert checks["param_count"]["passed"] == (answer_of("alice") == 32)
     code, out, _ = run("check", reference, "--course", course, "--only", "quiz", "--format", "json", env=ENV)
     assert json.loads(out)["score"] == json.loads(out)["max_score"]
+
+
+def test_a_cluster_worker_grades_the_students_variant(course, tmp_path, monkeypatch):
+    """grader/classroom.grade_loaded, where a Dask worker ends: the variant of the student it is
+    given, from the secret the worker holds (checked against the client's)."""
+    from grader.classroom import grade_loaded
+    from grader.course import load_course
+    from grader.engine import Grader
+    from grader.submission import load_submission
+
+    monkeypatch.setenv("GRADER_SECRET", SECRET)
+    folder = tmp_path / "alice"
+    shutil.copytree(course / "solutions" / "reference", folder)
+    answers = folder / "answers.yaml"
+    answers.write_text(answers.read_text(encoding="utf-8").replace("param_count: 32",
+                                                                   f"param_count: {answer_of('alice')}"))
+    loaded = load_course(course)
+    with Grader(loaded, isolation="none", counterexamples=False) as grader_:
+        verdicts = {}
+        for student in ("alice", "bob"):
+            submission = load_submission(folder, tmp_path / f"work-{student}")
+            _, graded, problem, _ = grade_loaded(grader_, None, student, submission, ("quiz",), 0.0)
+            assert problem is None, problem
+            result = json.loads(graded[0].result)
+            verdicts[student] = [c for e in result["exercises"] for c in e["checks"] if c["name"] == "param_count"]
+    assert verdicts["alice"][0]["passed"] and not verdicts["bob"][0]["passed"]
