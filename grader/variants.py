@@ -142,6 +142,7 @@ def variant_key(exercise, key: dict) -> dict:
     computed from their values; without a student, ``key`` as it is."""
     student, secret = _ACTIVE["student"], _ACTIVE["secret"]
     if student is None or secret is None:
+        check_defaults(exercise, key)
         return key
     changed = dict(key)
     for spec in exercise.checks:
@@ -149,6 +150,30 @@ def variant_key(exercise, key: dict) -> dict:
         if isinstance(question.get("params"), dict) and "answer" in question:
             changed[spec.id] = evaluate(question["answer"], values_of(spec, student, secret), spec.id)
     return changed
+
+
+def check_defaults(exercise, key: dict) -> None:
+    """A variant question's course errors, found by ``grade validate`` and ``grade check``: parameters
+    that cannot be drawn, an answer that is no expression over them, or an answer key that is not
+    the answer of ``defaults``."""
+    from grader.quiz import grade_answer
+
+    for spec in exercise.checks:
+        question = spec.question or {}
+        if not isinstance(question.get("params"), dict):
+            continue
+        where = str(exercise.path or exercise.id) + (f":{spec.line}" if spec.line else "")
+        if "answer" not in question or not isinstance(question.get("defaults"), dict):
+            raise CourseError(f"{where}: question {spec.id!r} declares params, so it needs answer: (an expression "
+                              "over them) and defaults: (the values of the answer key's variant)")
+        draw(b"check the parameters", "check", spec.id, question["params"])
+        missing = sorted(set(question["params"]) - set(question["defaults"]))
+        if missing:
+            raise CourseError(f"{where}: question {spec.id!r}: defaults gives no {missing[0]!r}")
+        computed = evaluate(question["answer"], question["defaults"], spec.id)
+        if key.get(spec.id) is not None and grade_answer(question, computed, key.get(spec.id)).fraction < 1:
+            raise CourseError(f"{where}: question {spec.id!r}: the answer key says {key.get(spec.id)!r}, but its "
+                              f"answer with the defaults {question['defaults']} is {computed!r}")
 
 
 def fill(texts: dict, values: dict) -> dict:

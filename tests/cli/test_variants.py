@@ -160,3 +160,12 @@ def test_a_cluster_worker_grades_the_students_variant(course, tmp_path, monkeypa
             result = json.loads(graded[0].result)
             verdicts[student] = [c for e in result["exercises"] for c in e["checks"] if c["name"] == "param_count"]
     assert verdicts["alice"][0]["passed"] and not verdicts["bob"][0]["passed"]
+
+
+def test_a_wrong_default_is_the_course_error_validate_finds(course, tmp_path):
+    """The answer key must be the answer of ``defaults``: otherwise grade validate names the question."""
+    answers = course / "solutions" / "reference" / "answers.yaml"
+    answers.write_text(answers.read_text(encoding="utf-8").replace("param_count: 32", "param_count: 33"))
+    code, out, err = run("validate", "--course", course, "--only", "quiz", env=ENV)
+    assert code != 0
+    assert "the answer key says 33, but its answer with the defaults" in out + err
