@@ -469,6 +469,8 @@ def load_course(root: Path) -> Course:
             # check's are the simplest choice): grader/declared_checks.py combined_builder
             registry.builders[func] = combined_builder(runs)
             registry.arg_names[func] = max((run.arg_names for run in runs), key=len)
+            # without returns: (below), the search names the result as the declared checks do: the function
+            registry.result_names.setdefault(func, func)
         for func, names in exercise.returns.items():
             registry.result_names[func] = names
         exercises.append(exercise)

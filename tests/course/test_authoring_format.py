@@ -597,3 +597,13 @@ def test_a_gradient_loss_that_fails_on_its_inputs_is_a_course_error(tmp_path):
         assert code == 2 and "internal error" not in err, out + err
         where = f"distances_grad.yaml:{line}: check 'finite_differences'"
         assert f"{where}: the loss sum(pairwise_sq_dists(A, G) * G) failed" in err
+
+
+def test_item4_without_returns_the_search_names_the_result_as_the_checks_do(tmp_path):
+    """One value, one name: the stats course declares no returns:, so both the check's message and
+    its counterexample say `standardize:` (once: `standardize:` above, `result:` below)."""
+    _, data = report(tmp_path, with_mistake(tmp_path, "ignores_axis", STATS, "standardize", "stats.py"), STATS)
+    check = check_of(data, "standardize", "other_axis")
+    assert check["message"].startswith("standardize: ")
+    detail = check["counterexample"].split("\n", 1)[-1]
+    assert "standardize: " in detail and "result" not in detail, check["counterexample"]
