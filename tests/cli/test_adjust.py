@@ -127,3 +127,20 @@ def test_old_gradebooks_open_as_they_are(graded, tmp_path, version):
         assert opened.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert [a.points for a in opened.adjustments()] == [-1.0]
     assert export_rows(old, tmp_path / "old2.csv")["alice"]["total"] == "22"
+
+
+def test_the_html_feedback_shows_the_final_score_escaped(graded, tmp_path):
+    cls, book = graded
+    code, _, err = run("adjust", "bob", "quiz", "--points", "1", "--reason", "<script>alert(1)</script> fair",
+                       "--gradebook", book)
+    assert code == 0, err
+    code, _, err = run("class", cls, "--course", STATS, "--gradebook", book, "--no-counterexamples",
+                       "--feedback", "html", "--lang", "zh")
+    assert code == 0, err
+    page = (tmp_path / "class.feedback" / "bob.html").read_text()
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; fair" in page
+    assert "<h2>最终成绩</h2>" in page and "最终成绩：1 / 23" in page
+    assert page.rstrip().endswith("</section>")       # after the report, which leaves </body> implied
+    assert "Content-Security-Policy" in page.split('<section class="final">')[0]
+    # alice has nothing to add: her page has no final-score section
+    assert '<section class="final">' not in (tmp_path / "class.feedback" / "alice.html").read_text()
