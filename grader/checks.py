@@ -191,8 +191,8 @@ class Context:
             try:
                 return self.reference(func)(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001 -- the course's code may raise anything
-                raise self.course_error(exc, f"the reference {func}() raised on the inputs {describe_case(case)}") \
-                    from None
+                inputs = "a hidden check's inputs" if self.hidden else f"the inputs {describe_case(case)}"
+                raise self.course_error(exc, f"the reference {func}() raised on {inputs}") from None
 
     def course_error(self, exc: BaseException, what: str) -> CourseError:
         """The course error for ``exc``, raised by the course's own code or data while the current

@@ -137,8 +137,8 @@ def run_gradient(spec: Gradient, ctx, func: str, tag: str, build):
         try:
             return numeric_gradients(spec, ctx.reference, case)
         except Exception as exc:  # noqa: BLE001 -- the loss is the course's: its failure is a course error
-            raise ctx.course_error(exc, f"the loss {spec.loss_text} failed on the inputs {describe_case(case)}") \
-                from None
+            inputs = "a hidden check's inputs" if ctx.hidden else f"the inputs {describe_case(case)}"
+            raise ctx.course_error(exc, f"the loss {spec.loss_text} failed on {inputs}") from None
 
     items = ctx.cached(tag, lambda rng: [(case, numeric(case)) for case in build(rng)])
     for case, numeric in items:

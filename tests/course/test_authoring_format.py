@@ -607,3 +607,12 @@ def test_item4_without_returns_the_search_names_the_result_as_the_checks_do(tmp_
     assert check["message"].startswith("standardize: ")
     detail = check["counterexample"].split("\n", 1)[-1]
     assert "standardize: " in detail and "result" not in detail, check["counterexample"]
+
+
+def test_a_course_error_in_a_hidden_check_does_not_describe_its_inputs(tmp_path):
+    course = stats_with(tmp_path)
+    edit(course / "exercises" / "standardize.yaml", "    args: [{name: X, shape: [N, D]}]\n    sizes: [{N: 7, D: 2}",
+         "    args: [{name: X, shape: [N, D]}]\n    kwargs: {axis: {value: 2}}\n    sizes: [{N: 7, D: 2}")
+    code, out, err = cli("check", "--course", course, STATS / "solutions" / "reference")
+    assert code == 2 and "check 'no_state': the reference standardize() raised on a hidden check's inputs" in err
+    assert "N=7" not in err, err
