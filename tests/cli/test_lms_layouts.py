@@ -1,6 +1,7 @@
 """`grade class DIR_OR_ZIP` on the downloads of Canvas, Moodle, Gradescope, GitHub Classroom and nbgrader
 (issue 42): a small synthetic download of each, with three students (one on time, one late, one who
-uploaded twice more and hands in a notebook), names with spaces, accents and hyphens, and a stray file."""
+uploaded twice more and hands in a notebook), names with spaces, accents and hyphens, and a stray file.
+Each layout's download of the reference is graded in full: every student 193/193, graded once."""
 
 from __future__ import annotations
 
@@ -408,12 +409,12 @@ def test_canvas_zip_with_no_flags_gives_every_student_full_marks(tmp_path):
 @needs_sandbox
 def test_moodle_zip_graded_with_its_participant_ids_and_zip_times(tmp_path):
     download = moodle_download(tmp_path)
-    code, out, err = run("class", download, "--only", "step", "--format", "json", "--no-counterexamples")
+    code, out, err = run("class", download, "--format", "json", "--no-counterexamples")
     assert code == 0, err
     assert err.startswith("layout: moodle (3 students, 1 unmatched files)")
     assert "211 (José Müller): 10 files, submitted 2026-03-01T10:00:00" in err
     graded = {s["student"]: s["score"] for s in json.loads(out)["submissions"]}
-    assert graded == {"211": step_points(), "212": step_points(), "213": step_points()}
+    assert graded == {"211": 193, "212": 193, "213": 193}
     book = tmp_path / "moodle.gradebook.sqlite"
     info = submissions(book)
     assert info["212"][:4] == ("Anne-Marie O'Neil", "moodle", "2026-03-03T09:30:00",
@@ -426,20 +427,19 @@ def test_moodle_zip_graded_with_its_participant_ids_and_zip_times(tmp_path):
     rows = read_csv(export)
     assert rows[0] == ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
                        "Last modified (submission)", "Last modified (grade)"]
-    assert rows[2] == ["Participant 212", "Anne-Marie O'Neil", "", "Graded", str(step_points()), str(step_points()),
-                       "2026-03-03T09:30:00", "-"]
+    assert rows[2] == ["Participant 212", "Anne-Marie O'Neil", "", "Graded", "193", "193", "2026-03-03T09:30:00", "-"]
 
 
 @needs_sandbox
 def test_gradescope_export_with_a_group_submission_graded_once(tmp_path):
     download = gradescope_download(tmp_path)
-    code, out, err = run("class", download, "--only", "step", "--format", "json", "--no-counterexamples")
+    code, out, err = run("class", download, "--format", "json", "--no-counterexamples")
     assert code == 0, err
     assert err.startswith("layout: gradescope (3 students, 1 unmatched files)")
     assert "1003 (Zhang Wei) with 1004 (Lê Văn-Thành): 1 file" in err
     assert "unmatched: submission_9999/stray.py" in err
     graded = {s["student"]: s["score"] for s in json.loads(out)["submissions"]}
-    assert graded == {key: step_points() for key in ("1001", "1002", "1003", "1004")}
+    assert graded == {key: 193 for key in ("1001", "1002", "1003", "1004")}
     book = tmp_path / "gradescope.gradebook.sqlite"
     rows = book_rows(book, "SELECT student, seconds, content FROM attempts ORDER BY student")
     assert [r[0] for r in rows] == ["1001", "1002", "1003", "1004"]
@@ -454,8 +454,8 @@ def test_gradescope_export_with_a_group_submission_graded_once(tmp_path):
     rows = read_csv(export)
     assert rows[0] == ["Name", "SID", "Email", "Total Score", "Max Points", "Status", "Submission ID",
                        "Submission Time"]
-    assert rows[4] == ["Lê Văn-Thành", "1004", "le@example.edu", str(step_points()), str(step_points()), "Graded",
-                       "9003", "2026-03-01T23:58:42-08:00"]
+    assert rows[4] == ["Lê Văn-Thành", "1004", "le@example.edu", "193", "193", "Graded", "9003",
+                       "2026-03-01T23:58:42-08:00"]
     # a gradebook of another LMS: said, not hidden
     code, out, err = run("export", "--csv", export, "--gradebook", book, "--lms", "canvas")
     assert code == 0 and "4 students were not read from a canvas download" in err
@@ -463,18 +463,16 @@ def test_gradescope_export_with_a_group_submission_graded_once(tmp_path):
 
 @needs_sandbox
 def test_classroom_nbgrader_and_regex_downloads(tmp_path):
-    step = step_points()
     for make, layout, ids, args in (
             (classroom_download, "classroom", ("anne-marie", "jose-muller", "zhangwei"), ()),
             (nbgrader_download, "nbgrader", ("anne-marie", "jose-müller", "zhang wei"), ()),
             (regex_download, "regex", ("Anne-Marie", "José Müller", "zhang"), ("--layout", "regex:" + REGEX))):
         download = make(tmp_path)
-        code, out, err = run("class", download, "--only", "step", "--format", "json", "--no-counterexamples",
-                             *args)
+        code, out, err = run("class", download, "--format", "json", "--no-counterexamples", *args)
         assert code == 0, err
         assert err.startswith(f"layout: {layout} (3 students, 1 unmatched files)"), err
         graded = {s["student"]: s["score"] for s in json.loads(out)["submissions"]}
-        assert graded == {key: step for key in ids}, layout
+        assert graded == {key: 193 for key in ids}, layout
         info = submissions(download.parent / f"{download.name}.gradebook.sqlite")
         if layout == "nbgrader":
             assert info["jose-müller"][2:4] == ("2026-03-01T10:00:00.123456+00:00", "nbgrader timestamp.txt")
