@@ -49,6 +49,7 @@ from grader.checks import Case, Fail, describe_case, result_name
 from grader.choices import Builder, integers, lists, sampled_from
 from grader.compare import compare
 from grader.declared_gradient import gradient_spec, run_gradient
+from grader.errors import CourseError
 
 KINDS = ("reference", "shape_dtype", "inputs_unchanged", "no_state", "gradient")
 VALUES = ("normal", "uniform", "positive", "integers", "extreme")
@@ -358,13 +359,28 @@ def _search_case(draw, specs, kwspecs, symbols) -> Case:
 # ---------------------------------------------------------------- the kinds
 
 def _reference(ctx, func, tag, build, names=None):
+    for _, expected in ctx.cases_with_expected(tag, func, build)[:1]:
+        _check_returns(ctx, func, names, expected)
     ctx.check_reference(tag, func, build, names=names)
+
+
+def _check_returns(ctx, func, names, expected) -> None:
+    """``returns:`` names as many parts as the reference's result has, else a course error."""
+    if not isinstance(names, tuple):
+        return
+    if isinstance(expected, (tuple, list)) and len(expected) == len(names):
+        return
+    got = f"a {type(expected).__name__} of {len(expected)}" if isinstance(expected, (tuple, list)) else \
+        type(expected).__name__
+    raise CourseError(f"{ctx.exercise.path or ctx.exercise.id}: returns names {len(names)} results of {func}() "
+                      f"({', '.join(names)}), but the reference returns {got}")
 
 
 def _shape_dtype(ctx, func, tag, build, names=None):
     for case in ctx.cached(tag, build):
         got = ctx.call(func, case)
         expected = ctx.expected_for(func, case)
+        _check_returns(ctx, func, names, expected)
         problem = structure_mismatch(got, expected, "")
         if problem is not None:
             key, params = problem

@@ -616,3 +616,25 @@ def test_a_course_error_in_a_hidden_check_does_not_describe_its_inputs(tmp_path)
     code, out, err = cli("check", "--course", course, STATS / "solutions" / "reference")
     assert code == 2 and "check 'no_state': the reference standardize() raised on a hidden check's inputs" in err
     assert "N=7" not in err, err
+
+
+def test_returns_naming_another_number_of_results_is_a_course_error(tmp_path):
+    course = course_copy(tmp_path)
+    edit(course / "exercises" / "lstm.yaml", "returns: [h_t, c_t]", "returns: [h_t, c_t, n_t]")
+    code, out, err = cli("validate", "--course", course)
+    assert code == 2, out + err
+    assert ("lstm.yaml: returns names 3 results of lstm_step() (h_t, c_t, n_t), "
+            "but the reference returns a tuple of 2") in err
+
+
+@pytest.mark.parametrize("returns, expected", [
+    ("returns: {gru_step: h_t}", "returns names 'gru_step', which is not one of the exercise's functions"),
+    ("returns: [h_t, 3]", "returns: give a name, or a list of names"),
+    ("returns: []", "returns: give a name, or a list of names"),
+])
+def test_a_malformed_returns_is_a_course_error(tmp_path, returns, expected):
+    course = course_copy(tmp_path)
+    edit(course / "exercises" / "lstm.yaml", "returns: [h_t, c_t]", returns)
+    with pytest.raises(CourseError) as info:
+        load_course(course)
+    assert "lstm.yaml:" in str(info.value) and expected in str(info.value)
