@@ -533,3 +533,26 @@ def test_on_a_dask_cluster_the_layout_notes_reach_the_feedback_too(tmp_path):
     assert "homework.ipynb: the latest of 2 uploads is graded (homework-1.ipynb" in feedback
     stored = json.loads(book_rows(tmp_path / "canvas.gradebook.sqlite", "SELECT result FROM attempts")[0][0])
     assert stored["notes"][0]["params"]["text"]["message"]["key"] == "note.lms_resubmitted"
+
+
+def test_a_gradebook_from_before_the_submissions_table_opens_as_it_is(tmp_path):
+    from grader.export import write_csv, write_lms_csv
+    from grader.gradebook import Gradebook, PreparedAttempt
+
+    path = tmp_path / "old.sqlite"
+    with Gradebook(path) as book:
+        run_id = book.start_run("class", "course")
+        book.record_prepared(run_id, "alice", "content", PreparedAttempt(
+            score=5, max_score=10, isolation="process", seconds=0.1, result="", checks=[], diagnoses=[]))
+    with sqlite3.connect(path) as db:         # as a gradebook of schema version 1 was
+        db.execute("DROP TABLE submissions")
+        db.execute("PRAGMA user_version = 0")
+    with Gradebook(path) as book:
+        assert book.submissions() == {}
+        assert book.db.execute("PRAGMA user_version").fetchone()[0] >= 2
+        write_csv(book, tmp_path / "plain.csv")
+        assert write_lms_csv(book, tmp_path / "canvas.csv", "canvas")[1] == ["alice"]     # said: not from Canvas
+    rows = {r[0]: r for r in read_csv(tmp_path / "plain.csv")}
+    assert rows["student"][4:7] == ["name", "submitted_at", "time_source"]
+    assert rows["alice"][1:3] == ["5", "10"] and rows["alice"][4:7] == ["", "", ""]
+    assert read_csv(tmp_path / "canvas.csv")[2] == ["alice", "alice", "", "", "", "5"]
