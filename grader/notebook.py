@@ -44,6 +44,7 @@ same conversion.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import symtable
@@ -420,6 +421,7 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
         if lines and lines[0].startswith("\ufeff"):
             lines[0] = lines[0][1:]
         new, events = transform_cell(lines)
+        new = inert_checks(new)
         for where, text in events:
             notes.append(_cell_note(number, where, text))
         before = window.copy()
@@ -441,6 +443,61 @@ def convert_notebook(nb, label: str = "notebook") -> ConvertedNotebook:
     _drop_clashing_cells(out_lines, line_map, spans, notes)
     source = "\n".join(out_lines) + ("\n" if out_lines else "")
     return ConvertedNotebook(source=source, line_map=line_map, notes=notes)
+
+
+# the in-notebook check (grader/jupyter.py): its cells are the student's questions, not their work
+
+CHECK_FUNCTIONS = ("check", "check_all")
+_CHECK_HINT = re.compile(r"\b(?:check|check_all)\s*\(|grader\.jupyter")
+
+
+def inert_checks(lines: list[str]) -> list[str]:
+    """The lines with the in-notebook check's own statements commented out: the setup import
+    (``from grader.jupyter import check, check_all``, ``import grader.jupyter``) and every call
+    ``check("step")`` / ``check_all()`` / ``gj.check(...)`` with constant arguments, each a
+    top-level statement alone on its lines. They ask the grader for feedback; run in the sandbox
+    they would import the grader (absent there) and stop their cell. Line numbers are kept."""
+    text = "\n".join(lines)
+    if not _CHECK_HINT.search(text):
+        return lines
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            body = ast.parse(text + "\n").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return lines       # the converter reports the cell as it is
+    out = list(lines)
+    for k, statement in enumerate(body):
+        before = body[k - 1].end_lineno if k else 0
+        after = body[k + 1].lineno if k + 1 < len(body) else len(lines) + 1
+        alone = before < statement.lineno and statement.end_lineno < after
+        if alone and statement.col_offset == 0 and _is_check_statement(statement):
+            for index in range(statement.lineno - 1, min(statement.end_lineno, len(lines))):
+                out[index] = "# " + lines[index] if lines[index].strip() else lines[index]
+    return out
+
+
+def _is_check_statement(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.ImportFrom):
+        return statement.level == 0 and statement.module == "grader.jupyter"
+    if isinstance(statement, ast.Import):
+        return all(alias.name == "grader.jupyter" for alias in statement.names)
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    call = statement.value
+    func = call.func
+    if isinstance(func, ast.Name):
+        named = func.id in CHECK_FUNCTIONS
+    else:
+        named = isinstance(func, ast.Attribute) and func.attr in CHECK_FUNCTIONS and _dotted(func.value)
+    return named and all(isinstance(a, ast.Constant) for a in call.args) and all(
+        k.arg is not None and isinstance(k.value, ast.Constant) for k in call.keywords)
+
+
+def _dotted(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _cell_note(cell: int, line: int | None, text: Message) -> Message:

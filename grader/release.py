@@ -139,6 +139,20 @@ def instructions(course, install: str) -> str:
 
 ## English
 
+**Check your work from the notebook.** Once the grader is installed (step 2 below), open `{NOTEBOOK_NAME}` in Jupyter (JupyterLab, Notebook, VS Code or
+any front end with IPython), run its first code cell once, then run the check cell after an exercise:
+
+```python
+from grader.jupyter import check, check_all
+check("{example}")            # one exercise; check("{example}", lang="zh") in Chinese
+check_all()              # every exercise
+```
+
+The result shows right under the cell: the score, each visible check with ✓ or ✗, its message, the
+smallest input where your code goes wrong and the mistake it looks like. It grades the code this kernel
+has run, in the order it ran (saved or not; a later definition wins), in the sandbox, with the same marks
+as `grade check {NOTEBOOK_NAME}` gives for the same code.
+
 1. Implement the functions in the `.py` files of this folder (or, if you prefer, in
    `{NOTEBOOK_NAME}`), and answer the quiz in `answers.yaml` (in the notebook: the `ANSWERS` dict).
    `grade check .` and `pytest` grade this folder's `.py` files; while you leave them as they
@@ -162,6 +176,19 @@ Some checks are hidden: they report pass or fail and their points, not their inp
 Your functions must not modify their inputs or keep state between calls.
 
 ## 中文
+
+**在笔记本中检查。** 安装评分器后（见下面第 2 步），用 Jupyter（JupyterLab、Notebook、VS Code 或任何支持 IPython 的前端）打开
+`{NOTEBOOK_NAME}`，先运行一次第一个代码单元格，然后运行练习后面的检查单元格：
+
+```python
+from grader.jupyter import check, check_all
+check("{example}")            # 检查一个练习；check("{example}", lang="zh") 输出中文
+check_all()              # 检查全部练习
+```
+
+结果直接显示在单元格下方：得分、每项可见检查的 ✓ 或 ✗、说明、使代码出错的最小输入，以及它像哪种常见错误。
+评测的是本内核运行过的代码，按运行顺序（无论是否保存；后面的定义生效），在沙箱中运行，得分与对同样的代码
+运行 `grade check {NOTEBOOK_NAME}` 相同。
 
 1. 在本文件夹的 `.py` 文件中实现各个函数（也可以改用 `{NOTEBOOK_NAME}`），并在 `answers.yaml`
    中回答测验（在笔记本中则填写 `ANSWERS` 字典）。`grade check .` 和 `pytest` 评测本文件夹的
