@@ -108,14 +108,18 @@ class StaffOptions:
         adjusted = {row.student for row in book.adjustments()}
         if policy is None and not adjusted:
             return
+        active = policy is not None and policy[1] != "none"
         for student in dict.fromkeys(s for e in run.entries for s in (e.student, *e.members)):
+            if not active and student not in adjusted and policy is None:
+                continue           # nothing to add, and no block an earlier policy left to take away
             attempt = book.latest(student)
             if attempt is None:
                 continue
-            final = final_for(book, attempt)
             text = writer.render(attempt.result, student)
-            writer.save(student, with_final(text, writer.kind, writer.lang, final, per_exercise(book, attempt),
-                                            book.adjustments(student)))
+            if active or student in adjusted:
+                text = with_final(text, writer.kind, writer.lang, final_for(book, attempt),
+                                  per_exercise(book, attempt), book.adjustments(student))
+            writer.save(student, text)
 
     def summary(self, book, run) -> list[str]:
         lines = []

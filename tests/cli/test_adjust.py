@@ -135,7 +135,7 @@ def test_the_html_feedback_shows_the_final_score_escaped(graded, tmp_path):
                        "--gradebook", book)
     assert code == 0, err
     code, _, err = run("class", cls, "--course", STATS, "--gradebook", book, "--no-counterexamples",
-                       "--feedback", "html", "--lang", "zh")
+                       "--feedback", "html", "--lang", "zh", "--force")
     assert code == 0, err
     page = (tmp_path / "class.feedback" / "bob.html").read_text()
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; fair" in page
