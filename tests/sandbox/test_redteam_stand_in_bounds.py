@@ -35,7 +35,7 @@ from grader.trusted_calls import MEMORY, REPLY_BYTES, Overrun, TrustedCalls
 
 COURSE = Path(__file__).resolve().parents[1] / "courses" / "bounds"
 REFERENCE = (COURSE / "solutions" / "reference" / "bounds.py").read_text(encoding="utf-8")
-FULL = 11
+FULL = 12
 
 # ramp and harmonic wrong (they lose points, so totals gets stand-ins for them); totals asks the
 # stand-ins for 2.4 GB and 1e12 loops; double is right.
@@ -133,7 +133,7 @@ def test_a_stand_in_asked_for_gigabytes_and_endless_loops_is_stopped(tmp_path):
     attack = out["attack"]
     assert attack["ramp"][0] < attack["ramp"][1] and attack["harmonic"][0] < attack["harmonic"][1]
     assert attack["double"] == [2, 2], attack
-    assert attack["totals"] == [0, 4], attack
+    assert attack["totals"] == [0, 5], attack
     key, en, zh = out["messages"]["totals.ramp_total"]
     assert key == "err.stand_in_memory", out["messages"]
     assert "`ramp`" in en and f"{MEMORY >> 20} MiB" in en and "ramp" in zh and f"{MEMORY >> 20} MiB" in zh
@@ -148,7 +148,7 @@ def test_a_stand_in_asked_for_gigabytes_and_endless_loops_is_stopped(tmp_path):
 def test_one_endless_loop_costs_its_own_exercise_a_few_seconds(tmp_path):
     """Before, the grading process spun in the reference's loop and never came back."""
     out = _grade_in_a_process(tmp_path, LOOP, timeout=90)
-    assert out["attack"]["totals"] == [2, 4] and out["attack"]["ramp"] == [3, 3], out["attack"]
+    assert out["attack"]["totals"] == [2, 5] and out["attack"]["ramp"] == [3, 3], out["attack"]
     assert out["messages"]["totals.harmonic_total"][0] == "err.stand_in_time"
     assert out["attack_seconds"] < 20, out
     assert out["before_score"] == out["after_score"] == FULL, out
@@ -312,3 +312,4 @@ def test_cached_cases_are_replayed_here_as_before(runtime):
     assert diagnoser._reference_outcome(exercise, call, "k")[1].tolist() == [0.0, 0.5, 1.0]
     assert runtime.trusted_calls().started == 0
     assert run_outcome(runtime.reference_function("bounds.py", "ramp"), call)[1].tolist() == [0.0, 0.5, 1.0]
+
