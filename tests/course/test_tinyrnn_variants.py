@@ -871,4 +871,7 @@ def test_a_mistake_written_another_way_is_named(grader, tmp_path, name):
     print(name, report(ex))
     assert ex.problem is None, report(ex)
     assert ex.score < ex.max_score, report(ex)
-    assert mistake in [d.id for d in ex.diagnoses], report(ex)
+    # a mistake only hidden checks show (hidden_evidence) is named to the instructor only (issue 31, item 5)
+    flagged = {m.id for m in grader.course.exercises["tinyrnn"].mistakes if m.hidden_evidence}
+    named = [d.id for d in ex.diagnoses] + (ex.hidden_diagnoses if mistake in flagged else [])
+    assert mistake in named, report(ex)
