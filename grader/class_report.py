@@ -90,7 +90,7 @@ class MistakeRow:
     exercise: str
     title: str
     students: list[str] = field(default_factory=list)
-    hidden: bool = False     # named from hidden checks' calls: for the instructor only (ExerciseResult.hidden_diagnoses)
+    hidden: bool = False     # named from hidden checks' calls, for the instructor only (hidden_diagnoses)
 
 
 @dataclass
