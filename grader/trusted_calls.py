@@ -72,6 +72,14 @@ class Overrun(Exception):
         return {"how": str(self.limit)}
 
 
+class _Died(Exception):
+    """The helper died during a call (``sig``: the signal that ended it, or None)."""
+
+    def __init__(self, sig):
+        super().__init__(sig)
+        self.sig = sig
+
+
 _HELPERS: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -116,7 +124,10 @@ class TrustedCalls:
         Raises Overrun."""
         frame, header = self._call({"op": "outcome", "where": list(where), "func": func, "args": list(args),
                                     "kwargs": kwargs}, seconds, limit)
-        body = wire.unpack(frame[_PREFIX.size:_PREFIX.size + header], frame[_PREFIX.size + header:])
+        try:
+            body = wire.unpack(frame[_PREFIX.size:_PREFIX.size + header], frame[_PREFIX.size + header:])
+        except wire.WireError:   # more values than one frame may hold (wire.MAX_NODES)
+            raise Overrun("reply", limit) from None
         if body.get("outcome") == "ok":
             return ("ok", body.get("value"), body.get("args"), body.get("kwargs"))
         return ("error", str(body.get("type")))
@@ -138,14 +149,26 @@ class TrustedCalls:
         seconds = max(float(seconds), 0.0)
         if seconds <= 0:
             raise Overrun("time", 0)
-        if self._pid is not None and self._gone():
-            self.stop()   # ended between calls (killed from outside): not this call's doing
-        if self._pid is None:
-            self._start()
-        message = {**message, "cpu": math.ceil(seconds), "limit": limit}
+        request = wire.pack({**message, "cpu": math.ceil(seconds), "limit": limit})
         deadline = time.monotonic() + seconds
+        # A helper that dies during a call is replaced and the call made once more, within the same
+        # deadline: one killed from outside (or dying) as the call began is not the call's doing. A
+        # second death is (the course's code crashed on these arguments).
+        for retry in (True, False):
+            if self._pid is not None and self._gone():
+                self.stop()   # ended between calls: not this call's doing
+            if self._pid is None:
+                self._start()
+            try:
+                return self._attempt(request, deadline, seconds, limit)
+            except _Died as died:
+                if not retry or died.sig == signal.SIGXCPU:
+                    raise (Overrun("time", seconds) if died.sig == signal.SIGXCPU
+                           else Overrun("died", _how(died.sig))) from None
+
+    def _attempt(self, request: bytes, deadline: float, seconds: float, limit: int) -> tuple[bytes, int]:
         try:
-            wire.write_frame(self._to, wire.pack(message), deadline)
+            wire.write_frame(self._to, request, deadline)
             status = self._read(1, deadline)
             prefix = self._read(_PREFIX.size, deadline)
             header, payload = _PREFIX.unpack(prefix)
@@ -157,9 +180,9 @@ class TrustedCalls:
             self.stop()
             raise Overrun("time", seconds) from None
         except (wire.Closed, OSError):
-            how = self._death()
+            sig = self._death()
             self.stop()
-            raise (Overrun("time", seconds) if how == signal.SIGXCPU else Overrun("died", _how(how))) from None
+            raise _Died(sig) from None
         if status == _OK:
             return frame, header
         if status == _MEMORY:
