@@ -312,10 +312,11 @@ def _assert_unaffected(grader: Grader, tmp_path: Path, before: dict, usual: floa
     after = _child_settings(grader, tmp_path)
     assert after == before, {k: (before[k], after[k]) for k in before if before[k] != after.get(k)}
     # The first submission after an attack may pay for a new worker (bubblewrap's start, numpy's
-    # import); the one after it runs at the usual speed.
+    # import); the ones after it run at the usual speed (a loose bound: the machine is shared; the
+    # settings compared above are what would make them slow).
     _full_marks_time(grader, tmp_path)
     elapsed = min(_full_marks_time(grader, tmp_path) for _ in range(2))
-    assert elapsed < 2 * usual + 0.5, (elapsed, usual)
+    assert elapsed < 3 * usual + 1.0, (elapsed, usual)
 
 
 # ---------------------------------------------------------------- the tests
