@@ -105,6 +105,12 @@ class CourseInfo:
     title: dict                  # {en, zh}: the report's and the kit's title
     notebook: str                # the kit's notebook file name
     order: list[str]             # the exercises graded first, in this order; the others follow by id
+    # A notebook runs cell by cell (grader/notebook_run.py): each cell's wall clock and a whole run's,
+    # in seconds; and the packages graded code may import besides numpy and the standard library,
+    # for display only (matplotlib), importable in the sandbox where the grader's environment has them.
+    notebook_cell_seconds: float = 10.0
+    notebook_seconds: float = 60.0
+    display_packages: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -128,12 +134,6 @@ class Course:
 
     @property
     def answer_key_path(self) -> Path:
-    # A notebook runs cell by cell (grader/notebook_run.py): each cell's wall clock and a whole run's,
-    # in seconds; and the packages graded code may import besides numpy and the standard library,
-    # for display only (matplotlib), importable in the sandbox where the grader's environment has them.
-    notebook_cell_seconds: float = 10.0
-    notebook_seconds: float = 60.0
-    display_packages: list[str] = field(default_factory=list)
         return self.reference_dir / "answers.yaml"
 
     @property

@@ -150,8 +150,8 @@ class Grader:
         start = time.perf_counter()
         submission = prepare(submission, self.course)   # the notebook or the .py files (grader/graded_work.py)
         self._import_failures: dict[str, dict] = {}
-        self._timed_out: dict[str, float] = {}    # functions not called again (grader/runner.py)
         self._notebook_runs: dict = {}
+        self._timed_out: dict[str, float] = {}    # functions not called again (grader/runner.py)
         self._deadline = time.monotonic() + self.time_limit
         self._cx_budget = CounterexampleBudget()
         results: dict[str, ExerciseResult] = {}
@@ -205,9 +205,9 @@ class Grader:
         for exercise_id, result in results.items():
             result.elapsed = elapsed[exercise_id]
         notes = [*submission.messages, *(Message("note.submission", text=plain(n, 500)) for n in submission.notes)]
-        if not self.worker.isolation.confined:
         first = 1 if notes and notes[0].key in WHAT_WAS_GRADED else 0     # after what was graded, named once
         notes[first:first] = stopped_cell_notes(submission, notebooks, self.course)
+        if not self.worker.isolation.confined:
             notes.append(Message("note.not_sandboxed", reason=self.worker.isolation.reason))
         elif not self.worker.isolation.sandboxed:   # the fallback (grader/sandbox.py) says which it is
             notes.append(Message("note.confined", how=self.isolation, reason=self.worker.isolation.reason))
@@ -229,7 +229,6 @@ class Grader:
             self.worker.stand_in_handler = None
 
     @contextlib.contextmanager
-    @contextlib.contextmanager
     def _notebooks(self, notebooks: dict):
         """The submission's notebook modules, run cell by cell (grader/notebook_run.py)."""
         self.worker.notebooks = notebooks
@@ -239,6 +238,7 @@ class Grader:
         finally:
             self.worker.notebooks = {}
 
+    @contextlib.contextmanager
     def _sharing(self, shared: bool):
         self.worker.share_children = shared
         try:
@@ -283,8 +283,8 @@ class Grader:
             return self._import_failed(exercise, submission, error, student.output)
         ctx = GradingContext(self.runtime, exercise, student, submission.describe_line)
         ctx.submission = submission
-        checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         ctx.notebooks = self._notebook_runs
+        checks = {spec.id: self._run_check(ctx, spec) for spec in exercise.checks if not spec.hidden}
         student.finish_plan()
         # From the visible checks (and imports) alone: hidden ones run last where the exercises
         # share a child, and the visible marks must not depend on where the hidden checks ran.
@@ -427,14 +427,6 @@ class Grader:
             if found is not None:
                 result.counterexample = found.message()
 
-    def _import_failed(self, exercise, submission, error, output=()):
-        result = failed_exercise(exercise, self._import_problem(error, exercise, submission))
-        result.output = "".join(output)
-        return result
-
-    def _import_problem(self, cause: dict, exercise, submission) -> Message:
-        """Why the exercise's file does not import, naming the file as the student handed it in."""
-        return Message(*submission_import_message(cause, submission.file_of(exercise.file), submission, self.course))
     def _search(self, ctx: Context, func: str):
         """The counterexample search; a failure of the course's builder, names or reference on the
         builder's inputs is a course error naming the course file, never the student's."""
@@ -449,6 +441,14 @@ class Grader:
             raise CourseError(f"the counterexample search for {func}() failed in the course's code{frame}: "
                               f"{type(exc).__name__}: {exc}") from None
 
+    def _import_failed(self, exercise, submission, error, output=()):
+        result = failed_exercise(exercise, self._import_problem(error, exercise, submission))
+        result.output = "".join(output)
+        return result
+
+    def _import_problem(self, cause: dict, exercise, submission) -> Message:
+        """Why the exercise's file does not import, naming the file as the student handed it in."""
+        return Message(*submission_import_message(cause, submission.file_of(exercise.file), submission, self.course))
 
     def _run_check(self, ctx: Context, spec) -> CheckResult:
         implementation = self.checks[ctx.exercise.id][spec.id]
@@ -462,29 +462,29 @@ class Grader:
         except Fail as failure:
             result.message = self._overrun(overruns, ctx) or failure.message
             result.func = ctx.current
+            result.hint = spec.hint_for(result.message.key)   # the hint for this way of failing
             return result
         except NotInKit:   # a student kit without the record this check needs: the instructor grades it
             result.message = Message("kit.not_recorded")
             return result
+        except CourseError:   # the course's code or YAML is wrong (grader/checks.py Context.course_error)
+            raise
         except Exception as exc:  # noqa: BLE001 -- odd student values must not stop the grader
             if STRICT:
                 raise InternalError(f"check {ctx.exercise.id}.{spec.id} broke: {exc!r}") from exc
             result.message = self._overrun(overruns, ctx) or Message("err.unjudgeable", detail=type(exc).__name__)
             result.internal = f"{type(exc).__name__}: {exc}"
             return result
-            result.hint = spec.hint_for(result.message.key)   # the hint for this way of failing
         result.passed, result.score = True, spec.points
         return result
 
-    # ------------------------------------------------------------ the quiz
-        except CourseError:   # the course's code or YAML is wrong (grader/checks.py Context.course_error)
     def _overrun(self, since: int, ctx: Context) -> Message | None:
         """What a check that failed says when a stand-in call made for it was stopped at a limit
         (grader/stand_ins.py): which function, which limit. ``since``: the overruns before it."""
         answers = self.worker.stand_in_handler
         return answers.overrun_message(since, ctx.exercise.id, ctx.current) if answers is not None else None
 
-            raise
+    # ------------------------------------------------------------ the quiz
 
     def _grade_quiz(self, exercise: Exercise, submission: Submission) -> ExerciseResult:
         from grader.quiz import grade_quiz
