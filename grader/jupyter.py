@@ -63,7 +63,7 @@ def check_all(lang: str | None = None) -> None:
 
 def _run(only: list[str], lang: str | None, what: str | None) -> None:
     if lang is not None and lang not in LANGS:
-        _show_line("jupyter.bad_lang", None, langs=", ".join(LANGS), lang=repr(lang))
+        _show_line("jupyter.bad_lang", None, langs=", ".join(LANGS), given=repr(lang))
         return
     shell = _shell()
     if shell is None:

@@ -141,6 +141,8 @@ class Session:
             nbformat.write(nb, str(path))
             submission = kernel_submission(load_submission(path, Path(tmp) / "copy"))
             graded = sorted(graded_cells(submission))
+            if not graded:
+                return error(Message("jupyter.no_cells"), lang)
             result = self.grader.grade(submission, only, progress=Told(self.write, request.get("id")))
         result.source = name      # not the temporary copy: the notebook this kernel runs
         view = build(result, lang)

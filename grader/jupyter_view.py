@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from grader.report import render_view
 from grader.report.html import _check, _mark, esc
-from grader.view import SubmissionView
+from grader.view import SubmissionView, points
 
 BLOCK = "grader-check"
 STYLE = f"""
@@ -35,7 +35,8 @@ def html_block(view: SubmissionView, lines: list[str]) -> str:
     """The graded run as an HTML fragment: the score, ``lines`` (warnings, which cells were
     graded), the notes, then each exercise with every check (✓/✗, points, message,
     counterexample, hint) and the known mistakes named."""
-    parts = [f"<div class='{BLOCK}' lang='{esc(view.lang)}'>", f"<style>{STYLE}</style>"]
+    parts = [f"<div class='{BLOCK}' lang='{esc(view.lang)}' data-score='{esc(points(view.score))}' "
+             f"data-max-score='{esc(points(view.max_score))}'>", f"<style>{STYLE}</style>"]
     if len(view.exercises) == 1:
         exercise = view.exercises[0]
         parts.append(f"<div class='gc-head'>{_mark(exercise.complete)} <code>{esc(exercise.id)}</code> "

@@ -139,8 +139,9 @@ def instructions(course, install: str) -> str:
 
 ## English
 
-**Check your work from the notebook.** Once the grader is installed (step 2 below), open `{NOTEBOOK_NAME}` in Jupyter (JupyterLab, Notebook, VS Code or
-any front end with IPython), run its first code cell once, then run the check cell after an exercise:
+**Check your work from the notebook.** Once the grader is installed (step 2 below), open
+`{NOTEBOOK_NAME}` in Jupyter (JupyterLab, Notebook, VS Code or any front end with IPython), run its
+first code cell once, then run the check cell after an exercise:
 
 ```python
 from grader.jupyter import check, check_all
@@ -177,8 +178,8 @@ Your functions must not modify their inputs or keep state between calls.
 
 ## 中文
 
-**在笔记本中检查。** 安装评分器后（见下面第 2 步），用 Jupyter（JupyterLab、Notebook、VS Code 或任何支持 IPython 的前端）打开
-`{NOTEBOOK_NAME}`，先运行一次第一个代码单元格，然后运行练习后面的检查单元格：
+**在笔记本中检查。** 安装评分器后（见下面第 2 步），用 Jupyter（JupyterLab、Notebook、VS Code
+或任何支持 IPython 的前端）打开 `{NOTEBOOK_NAME}`，先运行一次第一个代码单元格，然后运行练习后面的检查单元格：
 
 ```python
 from grader.jupyter import check, check_all
