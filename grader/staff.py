@@ -139,6 +139,41 @@ class StaffOptions:
         return lines
 
 
+def refresh_one(book, book_path: Path, student: str) -> Path | None:
+    """After ``grade adjust``: the student's feedback file of the latest run, written again with the
+    final score, in its kind and language (read from the file: ``lang="zh`` or Chinese in its first
+    line); None when the run wrote none. The next ``grade class`` run writes it again anyway."""
+    import re
+
+    from grader.adjustments import per_exercise
+    from grader.feedback import FeedbackWriter, hashed_name, safe_name
+    from grader.late_policy import final_for
+    from grader.report import write_atomically
+
+    row = book.db.execute("SELECT directory FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+    attempt = book.latest(student)
+    if row is None or attempt is None:
+        return None
+    name = Path(row[0]).name
+    name = name[:-4] if name.lower().endswith(".zip") else name
+    folder = Path(book_path).parent / f"{name}.feedback"
+    names = ([student] if safe_name(student) == student else []) + [hashed_name(student)]
+    found = [folder / f"{n}{suffix}" for n in names for suffix in (".md", ".html")
+             if (folder / f"{n}{suffix}").is_file() and not (folder / f"{n}{suffix}").is_symlink()]
+    if not found:
+        return None
+    path = max(found, key=lambda p: p.stat().st_mtime_ns)      # the kind the latest run wrote
+    head = path.read_text(encoding="utf-8", errors="replace")[:2000]
+    kind = "html" if path.suffix == ".html" else "markdown"
+    first = head.split("<body", 1)[-1] if kind == "html" else head.splitlines()[0] if head else ""
+    lang = "zh" if re.search(r"""lang=["']?zh""", head) or re.search(r"[\u4e00-\u9fff]", first[:400]) else "en"
+    writer = FeedbackWriter(folder, kind, lang)
+    text = with_final(writer.render(attempt.result, student), kind, lang, final_for(book, attempt),
+                      per_exercise(book, attempt), book.adjustments(student))
+    write_atomically(path, text)
+    return path
+
+
 def with_final(text: str | None, kind: str, lang: str, final, per_exercise: dict, rows: list) -> str | None:
     """The feedback text followed by the final score: Markdown, or HTML before ``</body>`` (escaped)."""
     from html import escape

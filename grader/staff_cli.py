@@ -49,11 +49,15 @@ def adjust_command(path, student, exercise, points, set_to, reason, by, list_) -
         who = by or os.environ.get("SUDO_USER") or _login()
         book.add_adjustment(student, exercise, kind, value, " ".join(reason.split())[:500], who)
         final = final_for(book, attempt)
+        from grader.staff import refresh_one
+
+        page = refresh_one(book, path, student)
         return [f"{student} {exercise}: {'set to ' + shown_points(value) if kind == 'set' else f'{value:+g}'}"
                 f" by {who}; final score {shown_points(final.total)} / {shown_points(final.max_score)} "
                 f"(graded {shown_points(final.raw)}, adjustments {final.adjustments:+g}, "
                 f"late penalty {shown_points(final.late_penalty)})",
-                "the feedback files show it from the next grade class run"]
+                f"feedback written again: {page}" if page is not None else
+                "no feedback file of this student beside the gradebook (the next grade class run writes it)"]
 
 
 def _login() -> str:

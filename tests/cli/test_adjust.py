@@ -43,6 +43,10 @@ def test_adjustments_survive_a_forced_regrade_and_show_everywhere(graded, tmp_pa
                          "--by", "ta-li", "--gradebook", book)
     assert code == 0, err
     assert "final score 2 / 23" in out
+    # the student's feedback file says so at once, before any regrade
+    assert "Adjusted by hand, quiz: +2 (equation right, odd notation; ta-li" in \
+        (tmp_path / "class.feedback" / "bob.md").read_text()
+    assert "feedback written again" in out
     code, out, err = run("adjust", "alice", "distances", "--set", "4", "--reason", "copied the loop from the notes",
                          "--gradebook", book)
     assert code == 0, err
@@ -142,5 +146,10 @@ def test_the_html_feedback_shows_the_final_score_escaped(graded, tmp_path):
     assert "<h2>最终成绩</h2>" in page and "最终成绩：1 / 23" in page
     assert page.rstrip().endswith("</section>")       # after the report, which leaves </body> implied
     assert "Content-Security-Policy" in page.split('<section class="final">')[0]
+    # an adjustment made now rewrites the page in its own kind and language
+    code, out, err = run("adjust", "bob", "quiz", "--points", "1", "--reason", "再加一分", "--gradebook", book)
+    assert code == 0, err
+    page = (tmp_path / "class.feedback" / "bob.html").read_text()
+    assert "手动调整，quiz：+1（再加一分" in page and "最终成绩：2 / 23" in page and "<!doctype" in page.lower()
     # alice has nothing to add: her page has no final-score section
     assert '<section class="final">' not in (tmp_path / "class.feedback" / "alice.html").read_text()
