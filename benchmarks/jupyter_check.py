@@ -3,7 +3,8 @@
 
 A kernel (ipykernel, through jupyter_client, as a notebook front end drives it) runs the setup
 cell, the reference ``rnn_step`` and a first ``check("step")``, which starts the grading process
-and its sandboxed worker; then each later ``check("step")`` is timed from the execute request to
+and its sandboxed worker; then, after an edit of ``rnn_step`` each time (a comment: the code
+changes, so nothing cached answers), each later ``check("step")`` is timed from the execute request to
 the kernel's reply (the result displayed), alternating with ``python -c "import numpy"`` runs so
 both see the same machine load. Prints the medians and the ratio.
 
@@ -61,8 +62,11 @@ def main() -> None:
         first, outputs = run_cell(client, 'check("step")')
         score = scored(outputs)
         later, bare = [], []
-        for _ in range(args.runs):
+        reference = (ROOT / "solutions" / "reference" / "rnn_step.py").read_text(encoding="utf-8")
+        for run in range(args.runs):
             bare.append(import_numpy_seconds())
+            # an edit before each check, as a student makes: no answer cached for the same code
+            run_cell(client, reference.replace("return np.tanh(", f"# edit {run}\n    return np.tanh(", 1))
             seconds, outputs = run_cell(client, 'check("step")')
             assert scored(outputs) == score
             later.append(seconds)

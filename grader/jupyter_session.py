@@ -129,6 +129,11 @@ class Session:
         cells = {int(n): str(source) for n, source in request.get("cells") or [] if int(n) >= 1}
         if not cells:
             return error(Message("jupyter.no_cells"), lang)
+        from grader.notebook import MAX_CODE_CELLS, MAX_CODE_CHARS
+
+        if len(cells) > MAX_CODE_CELLS or sum(map(len, cells.values())) > MAX_CODE_CHARS:
+            # a long session re-runs its cells many times: the history outgrows one homework notebook
+            return error(Message("jupyter.too_much_code", cells=len(cells)), lang)
         nb = nbformat.v4.new_notebook()
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         # cell n of the notebook is In[n]: the report's cell numbers are the execution counts

@@ -400,6 +400,13 @@ def test_no_code_run_yet_is_one_line(session):
     assert reply["error"] == "本内核还没有运行过可评测的代码：先运行练习的代码单元格，再检查。"
 
 
+def test_a_kernel_that_ran_too_much_code_says_to_restart(session):
+    made, _ = session
+    cell = "x = 1\n" * 20_000
+    reply = made.handle({"id": 1, "cells": [[n, cell] for n in range(1, 4)], "only": ["step"], "lang": "en"})
+    assert reply["error"].startswith("This kernel has run more code (3 cells) than one homework notebook holds")
+
+
 def test_ranges():
     from grader.jupyter_session import ranges
 
