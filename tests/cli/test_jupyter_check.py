@@ -407,6 +407,39 @@ def test_a_kernel_that_ran_too_much_code_says_to_restart(session):
     assert reply["error"].startswith("This kernel has run more code (3 cells) than one homework notebook holds")
 
 
+def test_the_progress_line_shows_after_a_second_and_the_answer_replaces_it(monkeypatch):
+    import grader.jupyter as gj
+
+    shown = []
+
+    class Handle:
+        def update(self, obj):
+            shown.append(("update", repr(obj)))
+
+    def fake_display(obj, **kwargs):
+        shown.append(("display", repr(obj)))
+        return Handle() if kwargs.get("display_id") else None
+
+    monkeypatch.setattr(gj, "_display", fake_display)
+    notebook = type("Shell", (), {"kernel": object()})()
+    progress = gj._Progress(notebook, "en", "step")
+    progress.tick()
+    assert shown == []                                      # under a second: nothing yet
+    progress.start -= 1.5
+    progress.tick()
+    assert shown == [("display", "Grading step… 1 s")]
+    progress.shown_at -= 1.0
+    progress.start -= 1.0
+    progress.tick()
+    assert shown[-1] == ("update", "Grading step… 2 s")
+    progress.finish(gj.Feedback({"html": "<div class='grader-check'></div>", "text": "step 11/11\n"}))
+    assert shown[-1] == ("update", "step 11/11")          # the answer takes the progress line's place
+    # a quick answer is displayed on its own; in a terminal the progress is one printed line
+    shown.clear()
+    gj._Progress(notebook, "zh", None).finish(gj.Feedback({"text": "ok"}))
+    assert shown == [("display", "ok")]
+
+
 def test_ranges():
     from grader.jupyter_session import ranges
 
