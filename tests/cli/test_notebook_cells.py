@@ -38,7 +38,7 @@ CASES = {
                   (-1, "import numpy as np\nplt.plot(np.arange(5) ** 2)\nplt.title('gradient norms')\nplt.show()")],
                  set()),
     "scratch": ([(4, "print(my_scratch_variable)")], set()),
-    "argcount": ([(4, "import numpy as np\nrnn_step(np.zeros((2, 3)), np.zeros((2, 4)))")], set()),
+    "argcount": ([("# rnn_step.py", "import numpy as np\nrnn_step(np.zeros((2, 3)), np.zeros((2, 4)))")], set()),
     "forever": ([(-1, "steps = 0\nwhile True:\n    steps += 1")], set()),
     "exits": ([(6, "import sys\nsys.exit('done here')")], set()),
     "redefined": ([(-1, "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    return h_prev @ W_h")], {"step"}),
@@ -77,7 +77,9 @@ def filled_notebook(extra, path: Path) -> Path:
             cell.source = first + "\n" + (REFERENCE / first[2:]).read_text(encoding="utf-8")
         elif "ANSWERS" in cell.source:
             cell.source = "ANSWERS = " + repr(yaml.safe_load((REFERENCE / "answers.yaml").read_text(encoding="utf-8")))
-    for where, source in extra:
+    for where, source in extra:     # an index (-1: the end), or right after the code cell starting so
+        if isinstance(where, str):
+            where = next(i + 1 for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(where))
         nb.cells.insert(len(nb.cells) if where < 0 else where, nbformat.v4.new_code_cell(source))
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(path))
@@ -90,6 +92,12 @@ def notebooks(tmp_path_factory) -> dict[str, Path]:
     made = {name: filled_notebook(extra, folder / name / "rnn_exercises.ipynb") for name, (extra, _) in CASES.items()}
     made["reference"] = filled_notebook([], folder / "reference" / "rnn_exercises.ipynb")
     return made
+
+
+def cell_number(path: Path, starts: str) -> int:
+    """The number (1-based, all cells counted) of the first code cell of ``path`` starting with ``starts``."""
+    cells = nbformat.read(str(path), as_version=4).cells
+    return next(i + 1 for i, c in enumerate(cells) if c.cell_type == "code" and c.source.startswith(starts))
 
 
 def stopped(notes: list[str]) -> list[str]:
@@ -129,8 +137,9 @@ def test_each_case_scores_what_a_careful_instructor_expects_in_text_and_json(nam
             "line 1; the cell begins `print(my_scratch_variable)`)")
     elif name == "argcount":
         # the line points into the cell, the error is the call's
-        assert len(notes) == 1 and "cell [5] stopped: TypeError: rnn_step() missing 3 required" in notes[0]
-        assert "(rnn_exercises.ipynb, cell 5, line 2;" in notes[0]
+        number = cell_number(path, "import numpy as np\nrnn_step(")
+        assert len(notes) == 1 and f"cell [{number}] stopped: TypeError: rnn_step() missing 3 required" in notes[0]
+        assert f"(rnn_exercises.ipynb, cell {number}, line 2;" in notes[0]
     elif name == "forever":
         assert len(notes) == 1 and re.match(
             r"cell \[\d+\] stopped: it ran past its time budget of 2(\.0)? s, so it was left out", notes[0])
@@ -152,7 +161,8 @@ def test_each_case_scores_what_a_careful_instructor_expects_in_text_and_json(nam
         else:
             assert len(notes) == 2
             assert "the grader's environment has no module `matplotlib`" in notes[0]
-            assert "cell 25, line 3;" in notes[0]     # the magic and shell lines stay inert, in place
+            number = cell_number(path, "%matplotlib")
+            assert f"cell {number}, line 3;" in notes[0]     # the magic and shell lines stay inert, in place
             assert "Graded code may import the standard library and numpy, matplotlib" in notes[0]
             assert "NameError: name 'plt' is not defined" in notes[1]
     else:
@@ -242,7 +252,7 @@ def test_an_undeclared_package_stops_only_its_cells(tmp_path):
     assert sum(e.score for e in result.exercises) == FULL
     notes = stopped([n.render("en") for n in result.notes])
     assert len(notes) == 2 and "the grader's environment has no module `matplotlib`" in notes[0]
-    assert "homework.ipynb, cell 25, line 3;" in notes[0]
+    assert f"homework.ipynb, cell {cell_number(nb, '%matplotlib')}, line 3;" in notes[0]
     assert "Graded code may import the standard library and numpy;" in notes[0]
     assert "NameError: name 'plt' is not defined" in notes[1]
     zh = [n.render("zh") for n in result.notes]
@@ -294,6 +304,8 @@ def test_a_function_in_a_cell_that_does_not_compile_or_never_ran_is_traced(cours
     with Grader(loaded, counterexamples=False) as grader:
         result = grader.grade(load_submission(nb, tmp_path / "work2"), only=("step",))
     notes = stopped([n.render("en") for n in result.notes])
-    assert len(notes) == 1 and notes[0].startswith("cell [3] stopped: the notebook's time budget of 1.0 s ran out")
-    assert any("does not define `rnn_step`: cell [4], which defines it, was not run, as the notebook's time budget"
-               in m for m in _step_messages(result)), _step_messages(result)
+    sleeping, defining = cell_number(nb, "import time"), cell_number(nb, "# rnn_step.py")
+    assert sleeping < defining
+    assert len(notes) == 1 and notes[0].startswith(f"cell [{sleeping}] stopped: the notebook's time budget of 1.0 s")
+    assert any(f"does not define `rnn_step`: cell [{defining}], which defines it, was not run, as the notebook's "
+               "time budget" in m for m in _step_messages(result)), _step_messages(result)
