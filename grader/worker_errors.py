@@ -163,18 +163,25 @@ def missing_module(error: dict) -> str | None:
     return m.group(1) if m else None
 
 
+MAX_CELL_NOTES = 20     # stopped cells named one by one; one more note counts the rest
+
+
 def stopped_cell_notes(submission, notebooks: dict, course) -> list:
-    """One note per notebook cell that stopped, in order: the report names each once, at the top."""
+    """One note per notebook cell that stopped, in order: the report names each once, at the top
+    (the first MAX_CELL_NOTES, then how many more)."""
     from grader.i18n import Message
 
     notes = []
     for module, run in notebooks.items():
         cells = submission.cells(module)
-        for cell, error in run.ordered():
+        stops = run.ordered()
+        for cell, error in stops[:MAX_CELL_NOTES]:
             key, params = cell_stop_message(cell, error, cells.first_lines.get(cell, "") if cells else "",
                                             lambda m, line, _module=module: submission.describe_line(_module, line),
                                             course)
             notes.append(Message(key, params))
+        if len(stops) > MAX_CELL_NOTES:
+            notes.append(Message("note.cells_more", count=len(stops) - MAX_CELL_NOTES))
     return notes
 
 

@@ -309,3 +309,14 @@ def test_a_function_in_a_cell_that_does_not_compile_or_never_ran_is_traced(cours
     assert len(notes) == 1 and notes[0].startswith(f"cell [{sleeping}] stopped: the notebook's time budget of 1.0 s")
     assert any(f"does not define `rnn_step`: cell [{defining}], which defines it, was not run, as the notebook's "
                "time budget" in m for m in _step_messages(result)), _step_messages(result)
+
+
+def test_many_stopped_cells_are_named_up_to_a_limit(tmp_path):
+    nb = filled_notebook([(-1, f"scratch_{k}") for k in range(25)], tmp_path / "g" / "homework.ipynb")
+    with Grader(load_course(bundled_course_root()), counterexamples=False) as grader:
+        result = grader.grade(load_submission(nb, tmp_path / "work"), only=("step",))
+    notes = [n.render("en") for n in result.notes]
+    named = stopped(notes)
+    assert len(named) == 20 and "NameError: name 'scratch_0' is not defined" in named[0]
+    assert "... and 5 more cells stopped" in notes[notes.index(named[-1]) + 1]
+    assert result.exercises[0].score == result.exercises[0].max_score
