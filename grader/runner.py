@@ -302,6 +302,10 @@ class Worker:
                 shutil.rmtree(tmp, ignore_errors=True)
             if uid is not None and not self.isolation.landlock:
                 _remove_files_of(uid)
+                # without a mount namespace, every other folder others may write too, right
+                # after this submission (not only before the next one: with --jobs N another
+                # grading process's submission could run in between)
+                self.isolation.sweep(uid)
 
     # ------------------------------------------------------------ the worker's control channel
 
