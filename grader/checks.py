@@ -186,13 +186,31 @@ class Context:
         """The reference's result for ``case``, on copies of the inputs. The reference raising on
         a check's inputs is the course's error (its inputs or its reference are wrong), never
         the student's: :class:`CourseError` naming the check's file and line and the reference's."""
+        inputs = "a hidden check's inputs" if self.hidden else f"the inputs {describe_case(case)}"
+        bounded = None if case.shared else self.runtime.trusted_calls()
+        if bounded is not None:
+            return self._bounded_expected(bounded, func, case, inputs)
         args, kwargs = copy.deepcopy((case.args, case.kwargs))
         with quiet_numpy():
             try:
                 return self.reference(func)(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001 -- the course's code may raise anything
-                inputs = "a hidden check's inputs" if self.hidden else f"the inputs {describe_case(case)}"
                 raise self.course_error(exc, f"the reference {func}() raised on {inputs}") from None
+
+    def _bounded_expected(self, bounded, func: str, case: Case, inputs: str):
+        """``expected`` for a case a check built in this run, from what the student's code gave
+        (not a ``cached`` one, which every submission shares): the course's code then runs on
+        arguments the student chose, so it runs in the bounded helper (grader/trusted_calls.py),
+        never in the grading process; a call stopped at a limit fails the check, saying which."""
+        from grader.trusted_calls import Overrun
+
+        try:
+            outcome = bounded.outcome(["reference", self.exercise.file], func, list(case.args), dict(case.kwargs))
+        except Overrun as overrun:
+            raise Fail(f"err.reference_{overrun.kind}", function=func, **overrun.params()) from None
+        if outcome[0] != "ok":
+            raise CourseError(f"{self.check_where()}: the reference {func}() raised on {inputs}: {outcome[1]}")
+        return outcome[1]
 
     def course_error(self, exc: BaseException, what: str) -> CourseError:
         """The course error for ``exc``, raised by the course's own code or data while the current

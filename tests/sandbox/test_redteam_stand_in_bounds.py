@@ -329,3 +329,30 @@ def test_cached_cases_are_replayed_here_as_before(runtime):
     assert runtime.trusted_calls().started == 0
     assert run_outcome(runtime.reference_function("bounds.py", "ramp"), call)[1].tolist() == [0.0, 0.5, 1.0]
 
+
+
+def test_a_checks_reference_on_a_students_results_runs_in_the_helper(runtime):
+    """A course's Python check may ask for the reference's answer on a case it built from the
+    student's results (``ctx.expected`` on a case not ``cached``): the course's code then runs on
+    arguments the student chose, so in the helper. Here within limits it answers as before; asked
+    for 2.4 GB it fails the check with the limit named, and the grading process does not grow."""
+    from grader.checks import Context, Fail
+    from grader.i18n import render
+
+    exercise = runtime.course.exercises["ramp"]
+    ctx = Context(runtime, exercise, None)
+    assert ctx.expected("ramp", Case((4,))).tolist() == [0.0, 0.5, 1.0, 1.5]
+    assert runtime.trusted_calls().started == 1
+    peak = _peak()
+    with pytest.raises(Fail) as failed:
+        ctx.expected("ramp", Case((300_000_000,)))
+    assert _peak() - peak < 32 << 20
+    assert failed.value.message.key == "err.reference_memory"
+    for lang in ("en", "zh"):
+        text = render(failed.value.message.key, lang, **failed.value.message.params)
+        assert "`ramp`" in text and "MiB" in text
+    # the run's own cached cases stay in the grading process, as before
+    started = runtime.trusted_calls().started
+    assert ctx.expected("ramp", Case((3,), shared=True)).tolist() == [0.0, 0.5, 1.0]
+    assert runtime.trusted_calls().started == started
+    runtime.trusted_calls().stop()
