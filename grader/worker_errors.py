@@ -44,7 +44,23 @@ def call_error_message(error: dict, func: str, file: str, describe_line, timeout
         return "err.time_limit", {"name": func}
     if kind == "gave_up":
         return "err.gave_up", {"name": func, "failures": error.get("failures", 0)}
-    return "err.bad_return", {"name": func, "message": plain(error.get("message", kind))}
+    if kind == "syntax":    # a SyntaxError raised while the function ran (code compiled or exec'ed at run time)
+        return "err.call_syntax", {"name": func, "message": plain(error.get("message", "")),
+                                   "text": plain(error.get("text", ""), 120)}
+    if kind == "not_run":   # an earlier call of the same batch crashed or timed out
+        return "err.not_run", {"name": func}
+    if kind == "protocol":  # the worker's reply could not be read (the student's code broke the channel)
+        return "err.protocol", {"name": func, "message": plain(error.get("message", ""))}
+    if kind == "bad_return":
+        return "err.bad_return", {"name": func, "message": plain(error.get("message", kind))}
+    return "err.call_failed", {"name": func, "how": plain(str(kind), 40)}
+
+
+# Every kind of error a call can end with (the worker's tags, grader/worker/zygote.py, and the
+# trusted side's, grader/runner.py): each has its own words above; tests/engine/test_worker_error_tags.py
+# finds every tag in those files and fails on one missing here.
+CALL_ERROR_KINDS = ("import", "too_large", "missing", "exception", "exit", "timeout", "timed_out_before", "crash",
+                    "time_limit", "gave_up", "syntax", "not_run", "protocol", "bad_return")
 
 
 def import_error_message(cause: dict, file: str, describe_line) -> tuple:
