@@ -172,16 +172,22 @@ class _Helper:
             f"signal {-code}" if code is not None else "no answer")
         return f"{lines[-1].strip()[:200]}; {ended}" if lines else ended
 
-    def stop(self):
+    def stop(self, now: bool = False):
+        """At the kernel's exit (``now`` False) the helper ends when its stdin closes; after an
+        interrupt or a failure it may be grading: SIGTERM, which it turns into a clean exit (its
+        worker and temporary folders go with it); SIGKILL if it does not end."""
         try:
             self.proc.stdin.close()
         except OSError:
             pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        for signal_it, wait in ((None, 0 if now else 2), (self.proc.terminate, 5), (self.proc.kill, None)):
+            if signal_it is not None:
+                signal_it()
+            try:
+                self.proc.wait(timeout=wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
         try:
             self.proc.stdout.close()
         except OSError:
@@ -189,17 +195,17 @@ class _Helper:
         self.log.close()
 
 
-def _stop_helper():
+def _stop_helper(now: bool = True):
     global _helper
     helper, _helper = _helper, None
     if helper is not None:
         try:
-            helper.stop()
+            helper.stop(now)
         except Exception:  # noqa: BLE001 -- at exit or after a failure: nothing more to do
             pass
 
 
-atexit.register(_stop_helper)
+atexit.register(_stop_helper, False)
 
 
 # ---------------------------------------------------------------- the kernel's side

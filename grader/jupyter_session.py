@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -204,6 +205,10 @@ def main() -> None:
         wire.write(json.dumps(obj, ensure_ascii=True) + "\n")
         wire.flush()
 
+    def terminated(signum, frame):
+        raise SystemExit(0)          # unwinds: the temporary folders and the worker are cleaned up
+
+    signal.signal(signal.SIGTERM, terminated)
     session = Session(write)
     try:
         for raw in sys.stdin.buffer:

@@ -307,14 +307,20 @@ def test_a_cell_that_loops_costs_its_budget_once(kit, tmp_path):
     shutil.copytree(kit["out"], folder)
     nb = nbformat.v4.new_notebook()
     loop = "steps = 0\nwhile True:\n    steps += 1"
+    interrupted = 'check("step", lang="en")'
     nb.cells = [nbformat.v4.new_code_cell(s) for s in (
         "from grader.jupyter import check, check_all", (REFERENCE / "rnn_step.py").read_text(encoding="utf-8"),
-        loop, 'check("step")', "1 + 1")]
-    execute(kit, nb, folder, timeouts={loop: 3})      # the student interrupts it in the kernel
+        loop, 'check("step")', "1 + 1", interrupted,
+        "import grader.jupyter as gj\nprint(gj._helper is None, 2 + 2)")]
+    # the student interrupts the loop in the kernel, and later a check (grading the loop takes its budget)
+    execute(kit, nb, folder, timeouts={loop: 3, interrupted: 3})
     got, full = score(nb.cells[3])
     _, text = feedback(nb.cells[3])
     assert got == full and "cell [3] stopped: it ran past its time budget" in text
     assert nb.cells[4].outputs[0]["data"]["text/plain"] == "2"     # the kernel is usable
+    html, text = feedback(nb.cells[5])
+    assert text.strip() == "Check interrupted; the next check starts the grader afresh."
+    assert nb.cells[6].outputs[0]["text"] == "True 4\n"           # the grading process was stopped
 
 
 # ---------------------------------------------------------------- the check cells are inert when graded
