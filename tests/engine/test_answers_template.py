@@ -91,7 +91,7 @@ def test_an_escape_yaml_refuses_names_the_line_and_the_fix(kit, tmp_path, line, 
 
 def test_the_notebook_asks_for_a_raw_string_and_grades_it(kit, tmp_path):
     nb = nbformat.read(kit / "rnn_exercises.ipynb", as_version=4)
-    cell = nb.cells[-1]
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "ANSWERS = {" in c.source)
     assert "'step_equation': r''," in cell.source
     cell.source = cell.source.replace("'step_equation': r''", f"'step_equation': r'{RIGHT}'")
     nbformat.write(nb, tmp_path / "mine.ipynb")
@@ -103,7 +103,8 @@ def test_the_notebook_asks_for_a_raw_string_and_grades_it(kit, tmp_path):
 
 def test_a_notebook_string_without_r_is_explained(kit, tmp_path):
     nb = nbformat.read(kit / "rnn_exercises.ipynb", as_version=4)
-    nb.cells[-1].source = nb.cells[-1].source.replace("'step_equation': r''", f"'step_equation': \"{RIGHT}\"")
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "ANSWERS = {" in c.source)
+    cell.source = cell.source.replace("'step_equation': r''", f"'step_equation': \"{RIGHT}\"")
     nbformat.write(nb, tmp_path / "mine.ipynb")
     out = tmp_path / "report.json"
     main(["check", str(tmp_path / "mine.ipynb"), "--only", "quiz", "--format", "json", "--output", str(out)])
