@@ -78,7 +78,10 @@ def cli():
 @click.option("--no-sandbox", is_flag=True, help="Run student code as a plain process, without bubblewrap.")
 @click.option("--counterexamples/--no-counterexamples", default=True, show_default=True,
               help="Search the smallest failing input for failing visible checks.")
-def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples):
+@click.option("--verbose", is_flag=True,
+              help="Show every check of every exercise (default: an exercise not started is one line, "
+                   "unanswered quiz questions one line); other formats always show every check.")
+def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples, verbose=False):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
     from grader.grade_path import grade_path
@@ -106,7 +109,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     with closed_files(students_read_by_permissions("none" if no_sandbox else "auto")):
         result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
         color = fmt == "text" and output is None and sys.stdout.isatty()
-        emit(render(result, fmt, lang, color=color), output)
+        emit(render(result, fmt, lang, color=color, verbose=verbose), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
 
 

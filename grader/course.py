@@ -55,8 +55,11 @@ class CheckSpec:
     hints: dict = field(default_factory=dict)   # per way of failing (HINT_KINDS): {kind: {en, zh}}
 
     def hint_for(self, key: str | None) -> dict:
-        """The hint for a failure with message ``key``: its kind's, else the check's own."""
-        return self.hints.get(failure_kind(key or ""), self.hint)
+        """The hint for a failure with message ``key``: its kind's (marked ``kind``: tied to the way
+        the check failed, grader/view.py shows it only where no known mistake is named), else the
+        check's own generic hint."""
+        kind = failure_kind(key or "")
+        return {**self.hints[kind], "kind": kind, "generic": self.hint} if kind in self.hints else self.hint
 
 
 @dataclass

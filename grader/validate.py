@@ -19,6 +19,10 @@
    mistake that does not compile, a quiz's known wrong answer that the answer key grades
    right) is a course error naming the file: listed with the problems, then raised
    (:class:`CourseError`, exit 2).
+6. Hints follow evidence: every known mistake's report (each language) shows the mistake's
+   own hint and no hint tied to another cause (another mistake's, a check's hint for a way
+   of failing); a visible check whose only hints are tied to a way of failing, or whose
+   generic hint is a known mistake's, is a problem naming its file and check.
 """
 
 from __future__ import annotations
@@ -193,6 +197,60 @@ def _search_problems(course, exercises, runtime) -> tuple[list[str], list[str]]:
     return errors, problems
 
 
+def _hint_problems(course, exercises) -> list[str]:
+    """Hints follow evidence (docs/authoring.md section 3): a visible check whose only hints are tied
+    to a way of failing (no generic hint that restates what it verifies), or whose generic hint is a
+    known mistake's own hint (a cause named for every failure), is a course problem at its file and
+    check."""
+    from grader.i18n import text
+
+    problems = []
+    for exercise in exercises:
+        mistakes = {text(m.hint, "en").strip(): m.id for m in exercise.mistakes if text(m.hint, "en").strip()}
+        where = exercise.path.name if exercise.path is not None else f"{exercise.id}.yaml"
+        for spec in exercise.checks:
+            if spec.hidden:
+                continue
+            at = f"exercises/{where}:{spec.line}" if spec.line else f"exercises/{where}"
+            generic = text(spec.hint, "en").strip()
+            if spec.hints and not generic:
+                problems.append(f"{at}: check {exercise.id}.{spec.id}: its only hints are tied to a way of failing "
+                                f"({', '.join(sorted(spec.hints))}): give it a generic hint (what it verifies)")
+            elif generic in mistakes:
+                problems.append(f"{at}: check {exercise.id}.{spec.id}: its hint is the hint of the known mistake "
+                                f"{mistakes[generic]}, shown for every failure: keep it on the mistake and give the "
+                                "check a generic hint (what it verifies)")
+    return problems
+
+
+def _report_hint_problems(exercise, mistake, result) -> list[str]:
+    """What the report of a known mistake shows, in every language: the mistake's own hint, and no
+    hint tied to another cause (another mistake's, or a check's hint for a way of failing)."""
+    from grader.i18n import LANGUAGES, text
+    from grader.view import exercise_view
+
+    problems = []
+    if not (result.diagnoses and any(d.id == mistake.id for d in result.diagnoses)):
+        return problems   # not named in the student's report: "is not named" says so
+    specs = {c.id: c for c in exercise.checks}
+    for lang in LANGUAGES:
+        view = exercise_view(result, lang)
+        own = text(mistake.hint, lang).strip()   # none given: its explanation is all it says
+        if own and own not in [d.hint.strip() for d in view.diagnoses if d.id == mistake.id]:
+            problems.append(f"report ({lang}) does not show its own hint")
+        others = [d.id for d in view.diagnoses if d.id != mistake.id and d.hint]
+        if others:
+            problems.append(f"report ({lang}) also shows the hint of {', '.join(others)}, another cause")
+        for check in view.checks:
+            spec = specs.get(check.name)
+            if not check.hint or spec is None:
+                continue
+            if check.hint.strip() != text(spec.hint, lang).strip():
+                problems.append(f"report ({lang}) shows a hint of {exercise.id}.{check.name} tied to another cause: "
+                                f"{check.hint[:60]!r}")
+    return problems
+
+
 def describe(case) -> str:
     from grader.counterexample import format_call
 
@@ -229,6 +287,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
             report.course_errors.append(problem)
             report.problems.append(problem)
         report.problems.extend(search_problems)
+        report.problems.extend(_hint_problems(course, exercises))
         if report.course_errors:
             return _finish(report, exercises, echo)
         reference = grade(reference_folder(course, tmp / "reference"), ids)
@@ -274,6 +333,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                     named += result.hidden_diagnoses if mistake.hidden_evidence else []
                     if mistake.id not in named:
                         problems.append("is not named")
+                    problems += _report_hint_problems(exercise, mistake, result)
                     missed = [c for c in mistake.fails if c not in failed]
                     if missed:
                         problems.append(f"passes {', '.join(missed)} (listed in its catalogue 'fails')")

@@ -27,6 +27,15 @@ OUTPUT_KEPT = 4000        # characters kept where a format has room (JUnit's sys
 # Messages that say a function is still to be written: the known mistakes go with a check
 # about code that exists, where there is one.
 NOT_WRITTEN = ("err.not_implemented", "err.missing_function")
+# Hints follow evidence (issue 39, docs/grading-rules.md): a hint that names a cause is shown only
+# where the grader has evidence of that cause. A named known mistake's own hint has it; a check's
+# hint for the way it failed (grader/course.py HINT_KINDS: shape, values, not_finite, raised) has it
+# when that way matched and no known mistake is named in the exercise (one cause per exercise: the
+# mistake's). Otherwise a failing check shows its generic hint, which restates what it verifies. A
+# function that returned None, raised or is still a stub is told so first (a note on the exercise)
+# and no hint guesses under it (a ``raised`` hint only, for an exception, where nothing is named).
+RAISED = ("err.exception", "err.exception_unplaced")
+UNANSWERED = "quiz.unanswered"
 
 
 def points(x) -> str:
@@ -103,6 +112,11 @@ class ExerciseView:
     output: str               # what the student's code printed, as it printed it
     carrier: CheckView | None = None   # the check whose failure shows the known mistakes (None: none failed)
 
+    # Not started (issue 39 item 7): every check fails because every function still raises the stub's
+    # NotImplementedError (a quiz: no question answered). The text report shows it in one line.
+    not_started: bool = False
+    file: str = ""            # the file to edit, where the grader knows it (a stub's)
+    unanswered: int = 0       # quiz questions not answered (one line in the text report)
     @property
     def points(self) -> str:
         return f"{points(self.score)}/{points(self.max_score)}"
@@ -164,24 +178,74 @@ def exercise_view(exercise, lang: str, reveal: bool | None = None) -> ExerciseVi
 
 
 def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
-    checks = [_check(c, lang, reveal) for c in exercise.checks]
+    named = bool(exercise.diagnoses)
+    checks = [_check(c, lang, reveal, named) for c in exercise.checks]
     view = ExerciseView(
         id=exercise.id, title=text(exercise.title, lang), score=exercise.score, max_score=exercise.max_score,
         checks=checks,
         diagnoses=[DiagnosisView(d.id, text(d.title, lang), text(d.explanation, lang), text(d.hint, lang))
                    for d in exercise.diagnoses],
         problem=exercise.problem.render(lang) if exercise.problem is not None else "",
-        notes=[n.render(lang) for n in exercise.notes], output=exercise.output or "")
+        notes=[*_first_notes(exercise.checks, lang), *(n.render(lang) for n in exercise.notes)],
+        output=exercise.output or "")
     view.carrier = _carrier(checks)
+    keys = [c.message.key if c.message is not None else "" for c in exercise.checks]
+    view.unanswered = keys.count(UNANSWERED)
+    view.not_started = bool(keys) and not exercise.problem and all(not c.passed for c in exercise.checks) and (
+        all(k == "err.not_implemented" for k in keys) or all(k == UNANSWERED for k in keys))
+    view.file = next((str(c.message.params.get("file") or "") for c in exercise.checks
+                      if c.message is not None and c.message.key == "err.not_implemented"), "")
     return view
 
 
-def check_view(check, lang: str, reveal: bool | None = None) -> CheckView:
-    """What a report shows of one check (see :func:`build`)."""
-    return _check(check, lang, reveal_hidden() if reveal is None else reveal)
+def returned_none(check) -> bool:
+    """Whether the check failed because the function returned None (a type or shape message about it)."""
+    message = check.message
+    return (not check.passed and message is not None and message.key.startswith("cmp.")
+            and message.params.get("got") == "NoneType")
 
 
-def _check(check, lang: str, reveal: bool) -> CheckView:
+def _first_notes(checks, lang: str) -> list[str]:
+    """What is told first (item 6): each function that returned None, or raised, on a visible check."""
+    notes, seen = [], set()
+    for check in checks:
+        if check.passed or check.hidden or check.message is None:
+            continue
+        name = check.func or str(check.message.params.get("name") or "")
+        if returned_none(check) and ("none", name) not in seen:
+            seen.add(("none", name))
+            notes.append(Message("report.returns_none", name=name or "?").render(lang))
+        elif check.message.key in RAISED and ("raised", name) not in seen:
+            seen.add(("raised", name))
+            notes.append(Message("report.raises_first", name=name or "?",
+                                 type=check.message.params.get("type", "")).render(lang))
+    return notes
+
+
+def shown_hint(check, lang: str, named: bool = False) -> str:
+    """The hint a failing visible check shows (see RAISED above): never one that guesses a cause."""
+    if check.passed or check.hidden:
+        return ""
+    key = check.message.key if check.message is not None else ""
+    hint = check.hint or {}
+    kind = hint.get("kind") if isinstance(hint, dict) else None
+    generic = hint.get("generic", {}) if kind else hint
+    if returned_none(check) or key in NOT_WRITTEN or key == UNANSWERED:
+        return ""
+    if key in RAISED:
+        return text(hint, lang) if kind == "raised" and not named else ""
+    if kind and not named:
+        return text(hint, lang)
+    return text(generic, lang)
+
+
+def check_view(check, lang: str, reveal: bool | None = None, named: bool = False) -> CheckView:
+    """What a report shows of one check (see :func:`build`); ``named``: a known mistake is named in
+    its exercise (its hint is then the one cause shown)."""
+    return _check(check, lang, reveal_hidden() if reveal is None else reveal, named)
+
+
+def _check(check, lang: str, reveal: bool, named: bool = False) -> CheckView:
     shown = not check.hidden or reveal     # a hidden check's own message is for course staff only
     own = check.message.render(lang) if check.message is not None else ""
     if check.passed or shown:
@@ -193,7 +257,7 @@ def _check(check, lang: str, reveal: bool) -> CheckView:
     return CheckView(
         name=check.name, passed=check.passed, hidden=check.hidden, internal=bool(check.internal),
         score=check.score, max_score=check.max_score, title=text(check.title, lang), message=message,
-        counterexample=counterexample, hint=text(check.hint, lang) if failing and not check.hidden else "",
+        counterexample=counterexample, hint=shown_hint(check, lang, named),
         message_key=check.message.key if check.message is not None else "", revealed=check.hidden and reveal)
 
 

@@ -28,7 +28,7 @@ def call_error_message(error: dict, func: str, file: str, describe_line, timeout
     if kind == "missing":
         return "err.missing_function", {"name": error.get("name", func), "file": file}
     if kind == "exception" and error.get("type") == "NotImplementedError":
-        return "err.not_implemented", {"name": func}
+        return "err.not_implemented", {"name": func, "file": file}
     if kind in ("exception", "exit"):
         where = _where(error.get("frames") or [], describe_line)
         params = {"name": func, "type": plain(error.get("type", ""), 80), "message": plain(error.get("message", ""))}

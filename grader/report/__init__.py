@@ -24,9 +24,9 @@ class Writer:
     suffix: str                          # of a file holding one report
 
 
-def _text(view, color=False):
+def _text(view, color=False, verbose=False):
     from grader.report.text import render_text
-    return render_text(view, color=color)
+    return render_text(view, color=color, verbose=verbose)
 
 
 def _json(view, color=False):
@@ -73,8 +73,9 @@ WRITERS = {
 FORMATS = ("text", "json", "junit", "gradescope", "markdown")
 
 
-def render(result, fmt: str, lang: str, color: bool = False) -> str:
-    return render_view(build(result, lang), fmt, color)
+def render(result, fmt: str, lang: str, color: bool = False, verbose: bool = False) -> str:
+    """``verbose``: the text report shows every check (``grade check --verbose``); other formats always do."""
+    return render_view(build(result, lang), fmt, color, **({"verbose": True} if verbose and fmt == "text" else {}))
 
 
 def render_view(view: SubmissionView, fmt: str, color: bool = False, **options) -> str:
