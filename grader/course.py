@@ -74,6 +74,30 @@ class MistakeSpec:
     # Whether hidden checks' calls may name it too (``hidden_evidence: true``): whether it is named
     # can then tell a student one bit about a hidden input, which the course accepts for it.
     hidden_evidence: bool = False
+    # Where the mistake says nothing (``silent:``, grader/diagnose.py): its implementations' choice there is
+    # arbitrary, so a student's value there neither counts for nor against it. ``raises``: the calls
+    # where an implementation raises (a shape it cannot take); ``rows``: {function: an expression of the
+    # call's arguments (by the reference's parameter names) and ``np``, true for the batch rows, axis 0 of
+    # every array returned}; ``outputs``: {function: [the parts of its result (index or key) it does not concern]}.
+    silent: "Silence" = field(default_factory=lambda: Silence())
+    evidence: object = field(default=None, compare=False)   # set on a named copy: where it shows (diagnose.py)
+
+
+@dataclass(frozen=True)
+class Silence:
+    raises: bool = False
+    rows: tuple = ()        # ((function, expression), ...)
+    outputs: tuple = ()     # ((function, (part, ...)), ...)
+
+    def rows_of(self, func: str) -> str | None:
+        return dict(self.rows).get(func)
+
+    def outputs_of(self, func: str) -> tuple:
+        return dict(self.outputs).get(func, ())
+
+    def concerns(self, func: str) -> bool:
+        """Whether some rows or outputs of ``func``'s results are declared silent."""
+        return func in dict(self.rows) or func in dict(self.outputs)
 
 
 @dataclass
@@ -386,8 +410,19 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
         prefix, _, name = str(mistake_id).partition(".")
         if prefix != exercise.id or not name:
             m.fail(f"mistake id {mistake_id!r} must look like '{exercise.id}.<name>'")
-        variants = sorted([folder / f"{name}{suffix}", *folder.glob(f"{name}__*{suffix}")])
-        variants = [v for v in variants if v.exists()]
+        listed = m.get("implementations", list, default=[], required=False)
+        if listed:
+            # ``implementations: [a.py, b.py]``: this mistake's files, each written another way
+            if not all(isinstance(f, str) and re.fullmatch(r"[\w.-]+\.py", f) for f in listed) or \
+                    len(set(listed)) != len(listed):
+                m.fail(f"implementations of {mistake_id!r} must be distinct file names ending in .py in {folder.name}/")
+            variants = [folder / (f[:-3] + suffix) for f in listed]
+            absent = [v.name for v in variants if not v.exists()]
+            if absent:
+                m.fail(f"implementation {absent[0]} of mistake {mistake_id!r} is not in {folder}")
+        else:       # by name: <name>.py and <name>__*.py
+            variants = sorted([folder / f"{name}{suffix}", *folder.glob(f"{name}__*{suffix}")])
+            variants = [v for v in variants if v.exists()]
         if not variants:
             m.fail(f"no implementation {name}{suffix} for mistake {mistake_id!r}")
         fails = list(m.get("fails", list, default=[], required=False))
@@ -398,8 +433,37 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
             id=mistake_id, exercise=exercise.id, title=m.texts("title"),
             explanation=m.texts("explanation"), hint=m.texts("hint", required=False),
             fails=fails, variants=variants,
-            hidden_evidence=m.get("hidden_evidence", bool, default=False, required=False)))
+            hidden_evidence=m.get("hidden_evidence", bool, default=False, required=False),
+            silent=_silence(m, mistake_id, exercise)))
     del r
+
+
+def _silence(m: _Reader, mistake_id: str, exercise: Exercise) -> Silence:
+    """A mistake's ``silent:`` entry (see MistakeSpec.silent)."""
+    value = m.get("silent", dict, default={}, required=False)
+    unknown = [k for k in value if k not in ("raises", "rows", "outputs")]
+    if unknown:
+        m.fail(f"silent of {mistake_id!r} has {unknown[0]!r}: give raises, rows or outputs")
+    raises = value.get("raises", False)
+    if not isinstance(raises, bool):
+        m.fail(f"silent.raises of {mistake_id!r} must be true or false")
+    rows, outputs = value.get("rows", {}), value.get("outputs", {})
+    if not isinstance(rows, dict) or not isinstance(outputs, dict):
+        m.fail(f"silent.rows and silent.outputs of {mistake_id!r} map a function to its silent rows or parts")
+    for func, expression in rows.items():
+        if func not in exercise.functions:
+            m.fail(f"silent.rows of {mistake_id!r} names {func!r}, which is not one of {', '.join(exercise.functions)}")
+        if not isinstance(expression, str):
+            m.fail(f"silent.rows.{func} of {mistake_id!r} must be an expression (a string)")
+        try:
+            compile(expression, f"silent.rows.{func}", "eval")
+        except SyntaxError as exc:
+            m.fail(f"silent.rows.{func} of {mistake_id!r} does not compile: {exc.msg}")
+    for func, parts in outputs.items():
+        if func not in exercise.functions or not isinstance(parts, list) or not all(
+                isinstance(p, (int, str)) and not isinstance(p, bool) for p in parts):
+            m.fail(f"silent.outputs of {mistake_id!r} maps one of the functions to a list of indices or keys")
+    return Silence(raises=raises, rows=tuple(rows.items()), outputs=tuple((f, tuple(p)) for f, p in outputs.items()))
 
 
 def _load_info(exercises_dir: Path) -> CourseInfo:

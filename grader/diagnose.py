@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import hashlib
+import inspect
 import types
 from pathlib import Path
 
@@ -29,11 +31,24 @@ import numpy as np
 
 from grader.checks import RecordedCall, quiet_numpy
 from grader.compare import identical, same
-from grader.course import MistakeSpec
+from grader.course import MistakeSpec, Silence
+from grader.i18n import Message
 from grader.kit_records import NotInKit, call_digest
 from grader.modules import module_name
 
 MAX_MEMO_ROWS = 20_000
+NO_SILENCE = Silence()
+UNKNOWN = "unknown"     # a row a kit did not record: the call says nothing of the mistake
+# Error outcomes that are no exception raised by the function (grader/worker_errors.CALL_ERROR_KINDS):
+# the rest are raises, and any two raises are one behaviour whatever their type and message.
+NOT_RAISED = frozenset(("timeout", "timed_out_before", "crash", "time_limit", "gave_up", "too_large", "protocol",
+                        "bad_return", "missing", "import", "not_run"))
+MAX_PAIR_CANDIDATES = 12    # mistakes tried two at a time for one function (issue 36 item 3)
+
+
+def raised(outcome: tuple) -> bool:
+    """Whether an outcome is an exception the function raised (not a timeout, a crash, a missing function)."""
+    return outcome[0] == "error" and outcome[1] not in NOT_RAISED
 
 
 def call_key(call: RecordedCall) -> str:
@@ -112,7 +127,7 @@ def agrees(student: tuple, wrong: tuple, how: str, rtol: float, atol: float) -> 
 
 
 def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, shown: set | None = None,
-                       path: tuple = ()) -> tuple[bool, bool]:
+                       path: tuple = (), rows=None, skip: tuple = ()) -> tuple[bool, bool]:
     """(consistent, evidence) for one returned value, part by part (dict entries, items, array
     positions): where the mistake agrees with the reference the student must too; where it does
     not, the student must be wrong as well, and shows the mistake (evidence) where they give the
@@ -121,20 +136,22 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
     that does not flow back, computed differently) still counts as wrong: a mistake is named
     however the rest of the function is written, and never on parts a correct function gets right.
     ``shown`` collects where the evidence is (``path`` and array positions), to weigh mistakes
-    that are both consistent with the student's results against each other (``Diagnoser._prune``)."""
+    that are both consistent with the student's results against each other (``Diagnoser._prune``).
+    Where the mistake says nothing (its catalogue's ``silent``): ``skip``, parts of the top-level result
+    (index or key), and ``rows``, a boolean per batch row (axis 0 of every array), count neither way."""
     if isinstance(reference, dict) and isinstance(wrong, dict) and isinstance(student, dict):
         if set(reference) != set(wrong) or set(student) != set(reference):
             agree = same(student, wrong, rtol, atol)
             if agree and shown is not None:
                 shown.add(path)
             return agree, agree
-        parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol, shown, path + (str(k),))
-                 for k in reference]
+        parts = [shares_the_mistake(student[k], wrong[k], reference[k], rtol, atol, shown, path + (str(k),), rows)
+                 for k in reference if not (path == () and k in skip)]
     elif (isinstance(reference, (list, tuple)) and isinstance(wrong, (list, tuple))
           and isinstance(student, (list, tuple))
           and len(reference) == len(wrong) == len(student) and type(student) is type(reference)):
-        parts = [shares_the_mistake(a, b, c, rtol, atol, shown, path + (i,))
-                 for i, (a, b, c) in enumerate(zip(student, wrong, reference))]
+        parts = [shares_the_mistake(a, b, c, rtol, atol, shown, path + (i,), rows)
+                 for i, (a, b, c) in enumerate(zip(student, wrong, reference)) if not (path == () and i in skip)]
     elif (isinstance(reference, np.ndarray) and isinstance(wrong, np.ndarray) and isinstance(student, np.ndarray)
           and reference.shape == wrong.shape == student.shape and reference.dtype.kind in "fc"
           and student.dtype.kind in "iuf" and wrong.dtype.kind in "iuf"):
@@ -143,6 +160,9 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
             mistaken = ~np.isclose(w, r, rtol=rtol, atol=atol, equal_nan=True)
             right = np.isclose(s, r, rtol=rtol, atol=atol, equal_nan=True)
             like_mistake = np.isclose(s, w, rtol=rtol, atol=atol, equal_nan=True)
+            if rows is not None and r.ndim >= 1 and r.shape[0] == rows.shape[0]:
+                quiet = np.broadcast_to(rows.reshape((-1,) + (1,) * (r.ndim - 1)), r.shape)
+                mistaken, right = mistaken & ~quiet, right | quiet    # neither for nor against it there
         if (right & mistaken).any() or (~right & ~mistaken).any():
             return False, False
         where = (like_mistake & mistaken & np.isfinite(w)) | (mistaken & ~np.isfinite(w))
@@ -265,6 +285,7 @@ class Diagnoser:
         self._stateless: dict[str, bool] = {}
         self._unaffected_memo: dict[tuple, bool] = {}
         self._repeatable: dict[str, bool] = {}
+        self._rows: dict[tuple, object] = {}       # (expression, function, call) -> silent rows
 
     def diagnose(self, exercise, calls: list[RecordedCall]) -> list[MistakeSpec]:
         """The known mistakes the visible checks' ``calls`` show: what the student is told. Never
@@ -278,9 +299,10 @@ class Diagnoser:
         calls, as :meth:`diagnose` does, and left out here)."""
         if not hidden_calls or not any(m.hidden_evidence for m in exercise.mistakes):
             return []
-        return [m for m in self._named(exercise, calls, hidden_calls) if m.hidden_evidence]
+        return [m for m in self._named(exercise, calls, hidden_calls, evidence=False) if m.hidden_evidence]
 
-    def _named(self, exercise, calls: list[RecordedCall], hidden_calls: list[RecordedCall]) -> list[MistakeSpec]:
+    def _named(self, exercise, calls: list[RecordedCall], hidden_calls: list[RecordedCall],
+               evidence: bool = True) -> list[MistakeSpec]:
         """Each mistake judged on ``calls``, and a mistake that sets ``hidden_evidence`` on
         ``hidden_calls`` too."""
         calls = usable(calls)
@@ -312,10 +334,15 @@ class Diagnoser:
             n = len(everything) if mistake.hidden_evidence else len(calls)
             if correct[n]:
                 continue
-            matching = [v for v in mistake.variants if self._matches(exercise, v, *seen[n])[0]]
+            matching = [v for v in mistake.variants if self._matches(exercise, v, *seen[n], silent=mistake.silent)[0]]
             if matching:
                 found.append((mistake, n, matching))
-        return self._prune(exercise, found, seen)
+        named = self._prune(exercise, found, seen)
+        if not correct[len(calls)]:
+            named += self._pairs(exercise, [m for m, _, _ in found], *seen[len(calls)])
+        if not evidence:
+            return named
+        return [self._with_evidence(exercise, m, *seen[len(calls)]) for m in named]
 
     def _prune(self, exercise, found, seen) -> list[MistakeSpec]:
         """Of two mistakes both consistent with the student's results, the one whose evidence is
@@ -328,14 +355,16 @@ class Diagnoser:
         if len(found) < 2:
             return [mistake for mistake, _, _ in found]
         # Where each shows (found by a second pass: a second mistake is rare, positions are not cheap)
-        found = [(mistake, n, max((self._matches(exercise, v, *seen[n], locate=True)[1] for v in matching), key=len))
+        found = [(mistake, n, max((self._matches(exercise, v, *seen[n], locate=True, silent=mistake.silent)[1]
+                                   for v in matching), key=len))
                  for mistake, n, matching in found]
 
         def shown_in(entry, n):
             mistake, judged, where = entry
             if judged >= n:
                 return {p for p in where if p[0] < n}
-            return max((self._matches(exercise, v, *seen[n], locate=True)[1] for v in mistake.variants), key=len)
+            return max((self._matches(exercise, v, *seen[n], locate=True, silent=mistake.silent)[1]
+                        for v in mistake.variants), key=len)
 
         kept = []
         for entry in found:
@@ -402,7 +431,7 @@ class Diagnoser:
             wrong = (self._outcome(["variant", exercise.id, str(variant)], function, call, bounded) if function
                      else ("error", "missing"))
         except NotInKit:   # not recorded for the kit: this variant cannot be told apart here
-            wrong = ref
+            return ref, UNKNOWN
         return wrong, difference(ref, wrong, exercise.rtol, exercise.atol)
 
     def _unaffected(self, exercise, variant, func: str) -> bool:
@@ -453,13 +482,23 @@ class Diagnoser:
                 self._stateless[name] = False
         return self._stateless[name]
 
-    def _matches(self, exercise, variant, calls, keys, reference, right, locate=False) -> tuple[bool, frozenset]:
-        """Per function: the student agrees with the mistake wherever it differs from correct code.
-        With ``locate``, also where the evidence is: (call index, part of the value, array
-        position) of each agreement on a mistaken value, in the functions that match."""
+    def _matches(self, exercise, variant, calls, keys, reference, right, locate=False,
+                 silent: Silence = NO_SILENCE) -> tuple[bool, frozenset]:
+        """Per function: the mistake explains the student's wrong results. Every call the student gets
+        wrong, the mistake gets wrong the same way (the same value, part by part; any exception where
+        it raises), and where the mistake speaks the student is wrong too; some wrong value of the
+        student's is the mistake's (evidence). Where the mistake says nothing (``silent``, from its
+        catalogue) the student's outcome counts neither way. With ``locate``, also where the evidence
+        is: (call index, part of the value, array position) of each agreement on a mistaken value, in
+        the functions that match."""
+        consistent, evidence, where = self._judge(exercise, variant, calls, keys, reference, right, locate, silent)
+        matching = [func for func, ok in consistent.items() if ok and evidence.get(func)]
+        return bool(matching), frozenset(p for func in matching for p in where.get(func, ()))
+
+    def _judge(self, exercise, variant, calls, keys, reference, right, locate, silent):
         row = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         consistent: dict[str, bool] = {}
-        evidence: dict[str, bool] = {}   # agreement on a value, or on the very same exception
+        evidence: dict[str, bool] = {}   # agreement on a value, or a raise where the mistake raises
         where: dict[str, set] = {}
         # The calls the student gets wrong first: they tell most mistakes apart soonest. A function
         # that disagrees with the mistake once never matches, so its other calls are not replayed.
@@ -469,25 +508,227 @@ class Diagnoser:
             if consistent.get(call.func) is False:
                 continue
             wrong, how = row(index)
-            if how is None or (wrong[0] == "ok" and not self._repeatable_call(exercise, call, key)):
+            if how == UNKNOWN:
+                continue
+            quiet = silent.concerns(call.func)
+            if how is None:
+                # The mistake gives the reference's outcome here. A student who raises where it returns
+                # does something else (any two raises are one behaviour, so a function that raises on
+                # every call would otherwise match every mistake that raises on some). A wrong value
+                # is another part of the function written another way (a dh0 left at zero besides a
+                # gradient that does not flow back): not held against the mistake, as ever.
+                if raised(call.outcome) and ref[0] == "ok":
+                    consistent[call.func] = False
+                continue
+            if wrong[0] == "ok" and not self._repeatable_call(exercise, call, key):
                 continue  # this call cannot tell the mistake from correct code (an exception still can)
+            if silent.raises and wrong[0] == "error" and ref[0] == "ok":
+                continue  # the implementation raises: the mistake says nothing on this call
             shown = None
             parts: set | None = set() if locate else None
-            if how == "value" and is_right and call.outcome[0] == "ok":
+            if how == "value" and is_right and call.outcome[0] == "ok" and not quiet:
                 same = False   # the student is right here, and the mistake is not
-            elif (how == "value" and call.outcome[0] == wrong[0] == ref[0] == "ok"
-                  and same_values(("", *wrong[2:]), ("", *ref[2:]), exercise.rtol, exercise.atol)
-                  and same_values(("", *call.outcome[2:]), ("", *wrong[2:]), exercise.rtol, exercise.atol)):
+            elif how == "value" and self._comparable(exercise, call, wrong, ref):
                 # a mistake in the returned value: compared part by part (the arguments are as they were)
                 same, shown = shares_the_mistake(call.outcome[1], wrong[1], ref[1], exercise.rtol, exercise.atol,
-                                                 parts)
+                                                 parts, rows=self._silent_rows(exercise, silent, call, key)
+                                                 if quiet else None, skip=silent.outputs_of(call.func))
             else:
                 same = agrees(call.outcome, wrong, how, exercise.rtol, exercise.atol)
                 parts = {()} if locate else None
             consistent[call.func] = consistent.get(call.func, True) and same
-            if same and (shown if shown is not None else (wrong[0] == "ok" or call.outcome[1] == wrong[1])):
+            if same and (shown if shown is not None else (
+                    wrong[0] == "ok" or (raised(call.outcome) and raised(wrong)) or call.outcome[1] == wrong[1])):
                 evidence[call.func] = True
                 if locate:
                     where.setdefault(call.func, set()).update((index, *part) for part in parts)
-        matching = [func for func, ok in consistent.items() if ok and evidence.get(func)]
-        return bool(matching), frozenset(p for func in matching for p in where.get(func, ()))
+        return consistent, evidence, where
+
+    def _comparable(self, exercise, call, wrong, ref) -> bool:
+        """Whether the student's, the mistake's and the reference's results can be compared part by
+        part: all three returned, and left the arguments as the reference does."""
+        return (call.outcome[0] == wrong[0] == ref[0] == "ok"
+                and same_values(("", *wrong[2:]), ("", *ref[2:]), exercise.rtol, exercise.atol)
+                and same_values(("", *call.outcome[2:]), ("", *wrong[2:]), exercise.rtol, exercise.atol))
+
+    def _silent_rows(self, exercise, silent: Silence, call, key):
+        """The batch rows of this call where the mistake says nothing (catalogue ``silent.rows``): a
+        boolean array, or None. The expression sees the call's arguments by the reference's names."""
+        expression = silent.rows_of(call.func)
+        if expression is None:
+            return None
+        memo = (expression, call.func, key)
+        if memo not in self._rows:
+            try:
+                function = self.runtime.reference_function(exercise.file, call.func)
+                bound = inspect.signature(function).bind(*call.case.args, **call.case.kwargs)
+                bound.apply_defaults()
+                with np.errstate(all="ignore"):
+                    mask = np.asarray(eval(expression, {"np": np}, dict(bound.arguments)), dtype=bool)  # noqa: S307
+                self._rows[memo] = mask if mask.ndim == 1 else None
+            except Exception:  # noqa: BLE001 -- a kit without the reference, arguments the expression cannot take
+                self._rows[memo] = None
+        return self._rows[memo]
+
+    # ------------------------------------------------------------ two mistakes at once (item 3)
+
+    def _pairs(self, exercise, found: list, calls, keys, reference, right) -> list[MistakeSpec]:
+        """When no single mistake explains a function's wrong results, two that do together: each of the
+        student's wrong values (part by part) is one of the two mistakes' values there, and neither
+        alone explains them all. Tried only when no mistake was named (a rare, slower path); named
+        only when exactly one pair fits (two pairs that both fit say nothing certain)."""
+        if found:
+            return []
+        named: list[MistakeSpec] = []
+        functions = list(dict.fromkeys(c.func for c, ok in zip(calls, right) if not ok))
+        for func in functions:
+            wrong = self._wrong_places(exercise, func, calls, keys, reference, right)
+            if len(wrong) < 2:
+                continue
+            explains = []
+            for mistake in exercise.mistakes:
+                if mistake.hidden_evidence:
+                    continue
+                best = max((self._explained(exercise, mistake, v, func, calls, keys, reference, right, wrong)
+                            for v in mistake.variants), key=len)
+                if best and best != wrong:
+                    explains.append((mistake, best))
+            explains.sort(key=lambda e: -len(e[1]))
+            explains = explains[:MAX_PAIR_CANDIDATES]
+            fits = [(a, b) for i, (a, ea) in enumerate(explains) for b, eb in explains[i + 1:]
+                    if ea | eb >= wrong and not ea >= eb and not eb >= ea]
+            if len(fits) == 1:
+                named += [m for m in fits[0] if m not in named]
+        return named
+
+    def _wrong_places(self, exercise, func, calls, keys, reference, right) -> frozenset:
+        """Where the student's results of ``func`` differ from the reference's: (call index, part..., array
+        position), or (call index,) for a whole call (an exception, another structure)."""
+        places = set()
+        for i, call in enumerate(calls):
+            if call.func != func or right[i]:
+                continue
+            if call.outcome[0] == "ok" and not self._repeatable_call(exercise, call, keys[i]):
+                continue
+            ref = reference[i]
+            if call.outcome[0] == ref[0] == "ok":
+                places |= differing(call.outcome[1], ref[1], exercise.rtol, exercise.atol, (i,)) or {(i,)}
+            else:
+                places.add((i,))
+        return frozenset(places)
+
+    def _explained(self, exercise, mistake, variant, func, calls, keys, reference, right, wrong) -> frozenset:
+        """The places of ``wrong`` where the student's value is the mistake's (any raise where it raises;
+        anything where it says nothing)."""
+        row = self._mistake_outcomes(exercise, variant, calls, keys, reference)
+        explained = set()
+        for i in sorted({p[0] for p in wrong}):
+            here = {p for p in wrong if p[0] == i}
+            value, how = row(i)
+            call, ref = calls[i], reference[i]
+            if how in (None, UNKNOWN):
+                continue
+            if (mistake.silent.raises and value[0] == "error" and ref[0] == "ok") or (
+                    raised(call.outcome) and raised(value)):
+                explained |= here
+            elif call.outcome[0] == value[0] == "ok":
+                other = differing(call.outcome[1], value[1], exercise.rtol, exercise.atol, (i,))
+                explained |= {p for p in here if p not in other and (i,) not in other}
+        return frozenset(explained)
+
+    # ------------------------------------------------------------ the evidence shown (item 5)
+
+    def _with_evidence(self, exercise, mistake: MistakeSpec, calls, keys, reference, right) -> MistakeSpec:
+        """A copy of ``mistake`` carrying its evidence (a Message): the smallest call where the student's
+        result is the mistake's, with the student's, the mistake's and the reference's value there."""
+        try:
+            return dataclasses.replace(mistake, evidence=self._evidence(exercise, mistake, calls, keys, reference,
+                                                                        right))
+        except Exception:  # noqa: BLE001 -- the evidence is a courtesy; the name stands without it
+            return mistake
+
+    def _evidence(self, exercise, mistake, calls, keys, reference, right) -> Message | None:
+        best = None
+        for variant in mistake.variants:
+            ok, where = self._matches(exercise, variant, calls, keys, reference, right, locate=True,
+                                      silent=mistake.silent)
+            if not ok or not where:
+                continue
+            for place in where:
+                rank = (call_size(calls[place[0]]), place)
+                if best is None or rank < best[0]:
+                    best = (rank, variant, place)
+        if best is None:
+            return None
+        _, variant, place = best
+        index, part = place[0], tuple(place[1:])
+        call, ref = calls[index], reference[index]
+        wrong, _ = self._mistake_outcomes(exercise, variant, calls, keys, reference)(index)
+        from grader.counterexample import format_call
+
+        registry = self.runtime.course.registry
+        names = tuple(registry.arg_names.get(call.func, ()))
+        label, yours, mistaken, correct = shown_part(call.func, registry.result_names.get(call.func), part,
+                                                     call.outcome, wrong, ref)
+        return Message("diag.evidence", call=format_call(call.func, call.case, names), what=label,
+                       yours=yours, mistaken=mistaken, correct=correct)
+
+
+def call_size(call: RecordedCall) -> int:
+    """How big a call's inputs are (the number of values in them): the smallest call is shown."""
+    def size(value):
+        if isinstance(value, np.ndarray):
+            return int(value.size)
+        if isinstance(value, (list, tuple)):
+            return sum(size(v) for v in value) or 1
+        if isinstance(value, dict):
+            return sum(size(v) for v in value.values()) or 1
+        return 1
+    return sum(size(a) for a in call.case.args) + sum(size(v) for v in call.case.kwargs.values())
+
+
+def differing(a, b, rtol: float, atol: float, path: tuple = ()) -> set:
+    """Where ``a`` and ``b`` differ, part by part (dict keys, items, array positions as flat indices)."""
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        return {p for k in a for p in differing(a[k], b[k], rtol, atol, path + (str(k),))}
+    if (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b)
+            and len(a) == len(b)):
+        return {p for i, (x, y) in enumerate(zip(a, b)) for p in differing(x, y, rtol, atol, path + (i,))}
+    if (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+            and a.dtype.kind in "iufb" and b.dtype.kind in "iufb"):
+        with np.errstate(all="ignore"):
+            off = ~np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+        return {path + (int(i),) for i in np.flatnonzero(off)}
+    return set() if same(a, b, rtol, atol) else {path}
+
+
+def shown_part(func: str, result_names, part: tuple, student: tuple, wrong: tuple, ref: tuple) -> tuple:
+    """(what is shown, the student's, the mistake's and the reference's value there), as text: a whole
+    small value, or the one entry of a large array where the mistake shows."""
+    from grader.counterexample import SHOW_VALUES, format_value
+
+    outcomes = [student, wrong, ref]
+    if any(o[0] != "ok" for o in outcomes):
+        return (func + "(...)", *(format_value(o[1]) if o[0] == "ok" else f"raises {o[1]}" for o in outcomes))
+    values = [o[1] for o in outcomes]
+    label = result_names if isinstance(result_names, str) else "result"
+    for depth, step in enumerate(part):
+        head = values[2]
+        if isinstance(head, dict) and step in {str(k) for k in head}:
+            key = next(k for k in head if str(k) == step)
+            values = [v[key] if isinstance(v, dict) and key in v else v for v in values]
+            label = f"{step}" if depth == 0 else f"{label}[{key!r}]"
+        elif isinstance(head, (list, tuple)) and isinstance(step, int) and step < len(head):
+            values = [v[step] if isinstance(v, (list, tuple)) and step < len(v) else v for v in values]
+            label = (result_names[step] if depth == 0 and isinstance(result_names, tuple)
+                     and step < len(result_names) else f"{label}[{step}]")
+        elif (isinstance(head, np.ndarray) and isinstance(step, int) and head.size > SHOW_VALUES
+              and step < head.size and all(isinstance(v, np.ndarray) and v.shape == head.shape for v in values)):
+            index = np.unravel_index(step, head.shape)
+            values = [v[index] for v in values]
+            label = f"{label}[{', '.join(map(str, index))}]"
+            values = [float(v) if isinstance(v, np.floating) else v for v in values]
+            break
+        else:
+            break
+    return (label, *(format_value(v) for v in values))

@@ -333,7 +333,7 @@ class Grader:
         named = graded.named
         if named is None:
             named = [] if all(c.passed for c in results) else self._diagnose(exercise, calls)
-        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint) for m in named]
+        diagnoses = [Diagnosis(m.id, m.title, m.explanation, m.hint, m.evidence) for m in named]
         # For the instructor only (never rendered to the student): what a hidden check's calls show.
         hidden_named = [] if not hidden_calls or all(c.passed for c in results) else [
             m.id for m in self._diagnose(exercise, calls, hidden_calls) if m not in named]

@@ -47,6 +47,9 @@ class Diagnosis:
     title: dict
     explanation: dict
     hint: dict
+    # Where it shows (grader/diagnose.py, from the visible checks' calls): the smallest call on which the
+    # student's result is the mistake's, with the student's, the mistake's and the reference's values.
+    evidence: Message | None = None
 
 
 @dataclass
@@ -119,8 +122,8 @@ class SubmissionResult:
 def _exercise_data(e: ExerciseResult) -> dict:
     return {"id": e.id, "title": e.title, "problem": message_data(e.problem), "output": e.output,
             "elapsed": e.elapsed, "notes": [message_data(n) for n in e.notes],
-            "diagnoses": [{"id": d.id, "title": d.title, "explanation": d.explanation, "hint": d.hint}
-                          for d in e.diagnoses],
+            "diagnoses": [{"id": d.id, "title": d.title, "explanation": d.explanation, "hint": d.hint,
+                           "evidence": message_data(d.evidence)} for d in e.diagnoses],
             "hidden_diagnoses": list(e.hidden_diagnoses),
             "checks": [{"name": c.name, "passed": c.passed, "score": c.score, "max_score": c.max_score,
                         "message": message_data(c.message), "title": c.title, "hint": c.hint, "hidden": c.hidden,
@@ -132,7 +135,8 @@ def _exercise_from(e: dict) -> ExerciseResult:
     return ExerciseResult(
         id=e["id"], title=e["title"], problem=message_from(e["problem"]), output=e["output"],
         elapsed=e.get("elapsed", 0.0), notes=[message_from(n) for n in e["notes"]],
-        diagnoses=[Diagnosis(d["id"], d["title"], d["explanation"], d["hint"]) for d in e["diagnoses"]],
+        diagnoses=[Diagnosis(d["id"], d["title"], d["explanation"], d["hint"], message_from(d.get("evidence")))
+                   for d in e["diagnoses"]],
         hidden_diagnoses=[str(m) for m in e.get("hidden_diagnoses", ())],
         checks=[CheckResult(name=c["name"], passed=c["passed"], score=c["score"], max_score=c["max_score"],
                             message=message_from(c["message"]), title=c["title"], hint=c["hint"],

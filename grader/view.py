@@ -95,8 +95,9 @@ class CheckView:
 class DiagnosisView:
     id: str
     title: str
-    explanation: str
+    explanation: str          # the catalogue's explanation, then the evidence (so every format shows it)
     hint: str
+    evidence: str = ""        # "Your result equals what you would get by ... on this input" (grader/diagnose.py)
 
 
 @dataclass
@@ -111,12 +112,12 @@ class ExerciseView:
     notes: list[str]
     output: str               # what the student's code printed, as it printed it
     carrier: CheckView | None = None   # the check whose failure shows the known mistakes (None: none failed)
-
     # Not started (issue 39 item 7): every check fails because every function still raises the stub's
     # NotImplementedError (a quiz: no question answered). The text report shows it in one line.
     not_started: bool = False
     file: str = ""            # the file to edit, where the grader knows it (a stub's)
     unanswered: int = 0       # quiz questions not answered (one line in the text report)
+
     @property
     def points(self) -> str:
         return f"{points(self.score)}/{points(self.max_score)}"
@@ -183,8 +184,7 @@ def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
     view = ExerciseView(
         id=exercise.id, title=text(exercise.title, lang), score=exercise.score, max_score=exercise.max_score,
         checks=checks,
-        diagnoses=[DiagnosisView(d.id, text(d.title, lang), text(d.explanation, lang), text(d.hint, lang))
-                   for d in exercise.diagnoses],
+        diagnoses=[_diagnosis(d, lang) for d in exercise.diagnoses],
         problem=exercise.problem.render(lang) if exercise.problem is not None else "",
         notes=[*_first_notes(exercise.checks, lang), *(n.render(lang) for n in exercise.notes)],
         output=exercise.output or "")
@@ -198,10 +198,18 @@ def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
     return view
 
 
+def _diagnosis(d, lang: str) -> DiagnosisView:
+    """A named mistake as shown: its evidence (issue 36 item 5) follows its explanation."""
+    evidence = d.evidence.render(lang) if getattr(d, "evidence", None) is not None else ""
+    explanation = text(d.explanation, lang)
+    return DiagnosisView(d.id, text(d.title, lang), f"{explanation} {evidence}".strip() if evidence else explanation,
+                         text(d.hint, lang), evidence)
+
+
 def returned_none(check) -> bool:
     """Whether the check failed because the function returned None (a type or shape message about it)."""
     message = check.message
-    return (not check.passed and message is not None and message.key.startswith("cmp.")
+    return (not check.passed and message is not None and message.key.startswith(("cmp.", "prop."))
             and message.params.get("got") == "NoneType")
 
 
