@@ -4,7 +4,10 @@ Each student folder holds every file of the course, each file taken from one of 
 independent implementations (solutions/reference, tests/impls/einsum, tests/impls/loops) with
 its own local names renamed, and the stubs' answers.yaml; three pairs are planted copies
 (renamed, functions reordered, comments replaced). Prints the wall time of the whole command
-(a process of its own, as an instructor runs it), the pairs found and where the planted pairs rank.
+(a process of its own, as an instructor runs it: importing copydetect, fingerprinting every file
+with it on every core, comparing, writing the CSV and the page), its CPU time, the machine's load
+average (other work on the machine stretches the wall time), the pairs found and where the
+planted pairs rank. Needs the similarity extra (copydetect).
 
     python benchmarks/similarity_bench.py [--n 300]
 """
@@ -15,6 +18,7 @@ import argparse
 import csv
 import io
 import keyword
+import os
 import random
 import re
 import resource
@@ -95,6 +99,7 @@ def main() -> None:
             for name in files:
                 (cls / copier / name).write_text(disguised((cls / original / name).read_text(), rng))
         out = Path(tmp) / "pairs.csv"
+        load = os.getloadavg()
         start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([sys.executable, "-m", "grader", "similarity", str(cls), "--csv", str(out),
                         "--html", str(Path(tmp) / "pairs.html")], check=True, capture_output=True)
@@ -108,7 +113,8 @@ def main() -> None:
             key = tuple(sorted((row["student_a"], row["student_b"])))
             ranks.setdefault(key, rank)
         print(f"{args.n} submissions x {len(files)} files: {seconds:.2f} s wall, {cpu:.2f} s CPU (all processes), "
-              f"{len(rows)} pairs sharing code")
+              f"{len(rows)} pairs sharing code; {os.cpu_count()} cores, load average before "
+              f"{load[0]:.1f}, after {os.getloadavg()[0]:.1f}")
         for pair in planted:
             print(f"  planted {pair}: first ranked {ranks.get(tuple(sorted(pair)))}")
         planted_keys = {tuple(sorted(p)) for p in planted}

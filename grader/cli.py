@@ -491,13 +491,19 @@ def adjust(student, exercise, points_, set_to, reason, by, list_, gradebook):
               help="Pairs at least this similar are printed and shown on the page.")
 @click.option("--top", type=int, default=50, show_default=True, help="The most pairs the page shows.")
 def similarity(directory, csv_path, html_path, course_dir, ignore, threshold, top):
-    """Rank pairs of submissions by how alike their code is, file by file (it flags, never changes a mark)."""
-    from grader.similarity import run_similarity
+    """Rank pairs of submissions by how alike their code is, file by file (it flags, never changes a mark).
+
+    Needs the similarity extra (copydetect): pip install 'rnn-grader[similarity]'."""
+    from grader.similarity import require_copydetect, run_similarity
 
     if not directory.is_dir():
         raise BadInput(f"no such folder: {directory}")
+    require_copydetect()      # without the extra: one line naming it, exit 2
     for out in (csv_path, html_path):
         check_output(out)
+    for file in ignore:
+        if not file.is_file():
+            raise BadInput(f"--ignore: no such file: {file}")
     if not 0 <= threshold <= 1:
         raise BadInput("--threshold must be between 0 and 1")
     course = open_course(course_dir)

@@ -141,9 +141,15 @@ def test_planted_copies_rank_first_and_stubs_do_not_count(planted, tmp_path):
     assert sims == sorted(sims, reverse=True) and all(0 <= s <= 1 for s in sims)
     # the stub everyone handed in unchanged is no pair at all
     assert not [r for r in rows if r["file"] == "rnn_step.py"]
+    # the same class again (another process, another string hash salt): the same CSV
+    code, out, err = run("similarity", cls, "--csv", tmp_path / "again.csv")
+    assert code == 0 and (tmp_path / "again.csv").read_bytes() == out_csv.read_bytes(), err
     page = out_html.read_text()
     assert "default-src 'none'" in page and "<script" not in page
     assert page.count('class="hit"') > 20          # the matching lines highlighted
+    # and within them the copied characters (copydetect's slices), the stub's never
+    marked = re.findall(r"<mark>(.*?)</mark>", page)
+    assert len(marked) > 20 and "return" in "".join(marked) and "rnn_step" not in page
     assert "c_a" in page and "s03" in page
 
 
@@ -199,6 +205,109 @@ def test_names_are_escaped_and_bad_input_is_one_line(tmp_path):
     assert "'=cmd()" in (tmp_path / "p.csv").read_text(encoding="utf-8-sig")
     code, _, err = run("similarity", tmp_path / "nope")
     assert code == 2 and "no such folder" in err and len(err.strip().splitlines()) == 1
+
+
+def own_code(rng: random.Random, name: str) -> str:
+    """A function nobody else writes: random arithmetic over random names, as a token stream unlike any other."""
+    lines = [f"def {name}(a, b, c):"]
+    for _ in range(8):
+        terms = [rng.choice(["a", "b", "c", "a[0]", "b.T", str(rng.randint(2, 99))]) for _ in range(4)]
+        ops = [rng.choice(["+", "-", "*", "/", "@", "**", "%"]) for _ in range(3)]
+        expr = terms[0] + "".join(f" {op} {t}" for op, t in zip(ops, terms[1:]))
+        lines.append(f"    {rng.choice('abc')} = {expr}")
+    lines.append("    return a")
+    return "\n".join(lines) + "\n"
+
+
+SHARED = ("def smooth(signal, passes):\n    out = list(signal)\n    for _ in range(passes):\n"
+          "        out = [out[0]] + [(out[i - 1] + 2 * out[i] + out[i + 1]) / 4 for i in range(1, len(out) - 1)]"
+          " + [out[-1]]\n    return out\n")
+
+
+def test_published_code_and_code_most_share_are_not_counted(tmp_path):
+    """--ignore: the code the course published is not counted; code that more than ten
+    submissions share is common code (MOSS's -m 10), while the same code shared by two is a pair."""
+    rng = random.Random(11)
+    cls = tmp_path / "class"
+    published = tmp_path / "published.py"
+    published.write_text(SHARED)
+    for n in range(12):            # twelve students use the published helper, each with code of their own
+        (cls / f"p{n:02d}").mkdir(parents=True)
+        (cls / f"p{n:02d}" / "work.py").write_text(own_code(rng, "mine") + "\n\n" + SHARED)
+    helper = own_code(rng, "helper")   # two of them also share a helper nobody else has
+    for student in ("p03", "p08"):
+        path = cls / student / "work.py"
+        path.write_text(path.read_text() + "\n\n" + helper)
+    for extra in ([], ["--ignore", published]):
+        code, out, err = run("similarity", cls, "--csv", tmp_path / "p.csv", *extra)
+        assert code == 0, err
+        with open(tmp_path / "p.csv", encoding="utf-8-sig") as fh:
+            rows = list(csv.DictReader(fh))
+        # the pair first; the helper is half their own code; what else pairs is chance (a few operators alike)
+        assert (rows[0]["student_a"], rows[0]["student_b"], rows[0]["file"]) == ("p03", "p08", "work.py"), rows[:3]
+        assert float(rows[0]["similarity"]) > 0.45
+        assert all(float(r["similarity"]) < 0.3 for r in rows[1:]), (extra, rows[:3])
+    # two students alone with the published helper: a pair, unless the course says it published it
+    two = tmp_path / "two"
+    for student in ("x", "y"):
+        (two / student).mkdir(parents=True)
+        (two / student / "work.py").write_text(own_code(rng, "mine") + "\n\n" + SHARED)
+    alike = []
+    for extra in ([], ["--ignore", published]):
+        code, out, err = run("similarity", two, "--csv", tmp_path / "two.csv", *extra)
+        assert code == 0, err
+        with open(tmp_path / "two.csv", encoding="utf-8-sig") as fh:
+            alike.append(max([float(r["similarity"]) for r in csv.DictReader(fh)], default=0.0))
+    assert alike[0] > 0.4 and alike[1] < 0.3, alike
+    code, _, err = run("similarity", two, "--ignore", tmp_path / "nope.py")
+    assert code == 2 and "--ignore: no such file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_odd_and_tiny_classes_give_no_pairs_and_no_traceback(tmp_path):
+    """A class of one; empty, one-character, non-UTF-8 and broken-notebook files; two identical
+    files too short to tell copying from chance: exit 0, nothing flagged."""
+    one = tmp_path / "one"
+    (one / "solo").mkdir(parents=True)
+    (one / "solo" / "solution.py").write_text(independent(random.Random(1)))
+    code, out, err = run("similarity", one, "--csv", tmp_path / "one.csv", "--html", tmp_path / "one.html")
+    assert code == 0 and out.startswith("1 submissions, 0 pairs"), (out, err)
+    odd = tmp_path / "odd"
+    for student in ("a", "b", "c", "d"):
+        (odd / student).mkdir(parents=True)
+        (odd / student / "tiny.py").write_text("x = np.tanh(h @ W + b)\n")      # the same, but one line
+        (odd / student / "empty.py").write_text("")
+        (odd / student / "one.py").write_text("x")
+        (odd / student / "latin.py").write_bytes("s = 'caf\xe9'\n".encode("latin-1") * 3)
+        (odd / student / "nb.ipynb").write_text('{"cells": [')
+    (odd / "e.ipynb").write_text("not a notebook")
+    code, out, err = run("similarity", odd, "--csv", tmp_path / "odd.csv", "--html", tmp_path / "odd.html")
+    assert code == 0 and "0 pairs" in out, (out, err)
+    rows = (tmp_path / "odd.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert rows == ["student_a,student_b,file,similarity"]
+
+
+def test_without_the_similarity_extra_one_line_and_exit_2(tmp_path):
+    """copydetect is an optional extra: without it (simulated: sys.modules["copydetect"] = None)
+    grade similarity names the extra in one line and exits 2; the rest of grade never imports it."""
+    import subprocess
+    import sys
+
+    cls = tmp_path / "class"
+    (cls / "a").mkdir(parents=True)
+    (cls / "a" / "solution.py").write_text(independent(random.Random(2)))
+    program = ("import sys; sys.modules['copydetect'] = None\n"
+               "from grader.cli import main\n"
+               "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", program, "similarity", str(cls), "--csv", str(tmp_path / "p.csv")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.strip() == ("grade: grade similarity needs the similarity extra: "
+                                   "pip install 'rnn-grader[similarity]'"), proc.stderr
+    assert not (tmp_path / "p.csv").exists()
+    proc = subprocess.run([sys.executable, "-c", program, "check", "solutions/reference/rnn_step.py", "--only", "step",
+                           "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    exercise = json.loads(proc.stdout)["exercises"][0]
+    assert exercise["score"] == exercise["max_score"] > 0, proc.stderr     # grading needs no copydetect
 
 
 def test_three_hundred_submissions_in_seconds(tmp_path):
