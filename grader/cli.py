@@ -496,14 +496,14 @@ def similarity(directory, csv_path, html_path, course_dir, ignore, threshold, to
     Needs the similarity extra (copydetect): pip install 'rnn-grader[similarity]'."""
     from grader.similarity import require_copydetect, run_similarity
 
+    require_copydetect()      # without the extra: one line naming it, exit 2
     if not directory.is_dir():
         raise BadInput(f"no such folder: {directory}")
-    require_copydetect()      # without the extra: one line naming it, exit 2
-    for out in (csv_path, html_path):
-        check_output(out)
     for file in ignore:
         if not file.is_file():
             raise BadInput(f"--ignore: no such file: {file}")
+    for out in (csv_path, html_path):
+        check_output(out)
     if not 0 <= threshold <= 1:
         raise BadInput("--threshold must be between 0 and 1")
     course = open_course(course_dir)
