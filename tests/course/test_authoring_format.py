@@ -355,12 +355,19 @@ def test_no_state_still_passes_the_reference_and_a_copying_function(tmp_path):
 # ---------------------------------------------------------------- 7. hints per way of failing
 
 def test_the_hint_shown_is_the_one_for_the_way_the_check_failed(tmp_path):
+    """Issue 39: a named mistake's own hint is the one cause shown in its exercise (the checks show their
+    generic hints); a hint per way of failing is shown where that way matched and nothing is named."""
     swapped = view(with_mistake(tmp_path, "swapped_outputs"))
-    assert shown(swapped, "lstm", "matches_reference").hint.startswith("Slice the blocks in the order i, f, g, o")
+    assert shown(swapped, "lstm", "matches_reference").hint.startswith("Compare your gates with the statement")
     assert shown(swapped, "lstm", "saturated").hint.startswith("Every gate is saturated")   # no values hint: generic
-    overflow = with_mistake(tmp_path, "unstable_sigmoid")
-    assert shown(view(overflow), "lstm", "saturated").hint.startswith("exp(1000) overflows")   # not finite
-    assert shown(view(overflow, lang="zh"), "lstm", "saturated").hint.startswith("exp(1000) 溢出")
+    with Grader(load_course(GATES)) as grader:
+        result = grade_path(with_mistake(tmp_path, "unstable_sigmoid"), grader, prefix="test-authoring-")
+    named = build_view(result, "en")
+    assert [d.id for d in named.exercises[0].diagnoses] == ["lstm.unstable_sigmoid"]
+    assert shown(named, "lstm", "saturated").hint.startswith("Every gate is saturated")   # its own hint says why
+    result.exercises[0].diagnoses = []     # the same failure with nothing named: its way of failing is the evidence
+    assert shown(build_view(result, "en"), "lstm", "saturated").hint.startswith("exp(1000) overflows")   # not finite
+    assert shown(build_view(result, "zh"), "lstm", "saturated").hint.startswith("exp(1000) 溢出")
 
 
 def test_failure_kinds_and_a_bad_hint_kind():
@@ -525,7 +532,15 @@ def test_item7_a_hint_per_way_of_failing_in_the_stats_course(tmp_path):
     assert shown(sample_std, "standardize", "matches_reference").message_key == "cmp.array_not_finite"
     assert shown(sample_std, "standardize", "matches_reference").hint.startswith("Check the formula term by term")
     squeezes = view(with_mistake(tmp_path, "squeezes", STATS, "standardize", "stats.py"), course, "zh")
-    assert shown(squeezes, "standardize", "matches_reference").hint == "形状：keepdims=True。"
+    # issue 39: the named standardize.squeezes brings its own hint; the checks show their generic ones
+    assert [d.id for d in squeezes.exercises[0].diagnoses] == ["standardize.squeezes"]
+    assert shown(squeezes, "standardize", "matches_reference").hint.startswith("逐项对照公式")
+    extra_axis = ("\n\n_right = standardize\n\n\n"
+                  "def standardize(X, axis=0, eps=1e-8):\n    return _right(X, axis, eps)[..., None]\n")
+    unnamed = view(with_mistake(tmp_path, "extra_axis", STATS, "standardize", "stats.py", code=extra_axis),
+                   course, "zh")
+    assert not unnamed.exercises[0].diagnoses
+    assert shown(unnamed, "standardize", "matches_reference").hint == "形状：keepdims=True。"
 
 
 def test_item8_a_known_wrong_answer_in_the_stats_course(tmp_path):
