@@ -327,3 +327,27 @@ def test_a_started_exercise_shows_its_checks_and_unanswered_questions_are_one_li
     assert re.search(r"✗ \d+ questions not answered yet", out), out
     assert "No answer given." not in out
     assert out.rstrip().splitlines()[-1].startswith("Where to begin: forward")
+
+
+# ------------------------------------------------------------------ the course's hints, classified (item 2)
+
+# What the bundled course's visible checks said for every failure before (each names one cause; the issue
+# found the first two under other causes). Each now lives on the mistake or the way of failing it explains.
+CAUSES_ONCE_IN_GENERIC_HINTS = [
+    "not with h_t", "edges of your loop", "not again from the initial state", "h = h0 does not copy",
+    "Is position L itself valid", "not T - 1 and not L", "not by B * T", "not a fixed -1 or 1",
+    "not the singular values", "not from each array's own norm", "look first at your rnn_backward",
+    "a missing 1/N", "look at the sign of the step", "instead of the constants 1 and 0.5",
+    "not only the final state", "Which weight belongs to the input", "not stacked along a new axis",
+    "not T-1, ..., 0", "so there are T states, not T + 1",
+]
+
+
+def test_no_generic_hint_of_a_visible_check_names_a_cause(course):
+    for exercise in course.exercises.values():
+        for spec in exercise.checks:
+            if spec.hidden:
+                continue
+            generic = text(spec.hint, "en")
+            assert not [c for c in CAUSES_ONCE_IN_GENERIC_HINTS if c in generic], (exercise.id, spec.id, generic)
+            assert text(spec.hint, "zh") or not generic, (exercise.id, spec.id)
