@@ -290,8 +290,21 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     counts = {"count": len(rows), "graded": len(run.graded), "unchanged": len(run.unchanged),
               "skipped": len(run.skipped) + len(run.failed)}
     view = ClassView(lang=lang, rows=rows, view_of=lambda student: build(book.latest(student).result, lang),
-                     counts=counts, gradebook=str(book_path))
+                     counts=counts, gradebook=str(book_path), finals=final_scores(book, wanted))
     return WRITERS[fmt].many(view)
+
+
+def final_scores(book, wanted: set) -> dict:
+    """student -> final score (grader/late_policy.py) of those a late policy or an adjustment by hand applies to."""
+    setting = book.late_setting()
+    active = bool(setting and setting[1] and setting[1] != "none")
+    adjusted = {row.student for row in book.adjustments()}
+    if not active and not adjusted:
+        return {}
+    from grader.late_policy import finals
+
+    result = finals(book, [a for a in book.latest_all() if a.student in wanted and (active or a.student in adjusted)])
+    return {student: final.total for student, final in result.items()}
 
 
 @cli.command()

@@ -4,7 +4,8 @@ A :class:`ClassView` lists every student's latest attempt (name and points) and 
 student's view (grader/view.py) only when a writer reaches them, from the language-neutral
 result the gradebook stores, so a class of thousands is never held whole.
 
-  * text: one line per student, the counts of the run and the gradebook's path;
+  * text: one line per student (with the final score beside the graded one where a late policy
+    or an adjustment by hand applies), the counts of the run and the gradebook's path;
   * json: ``{"submissions": [{"student": NAME, <grade check's JSON object>}, ...]}``;
   * gradescope: the same list, each student's object Gradescope's results.json;
   * junit: one ``<testsuites>``, one suite per student and exercise (``STUDENT::EXERCISE``);
@@ -29,6 +30,7 @@ class ClassView:
     view_of: Callable[[str], SubmissionView]       # a student's latest report, built when asked
     counts: dict = field(default_factory=dict)     # count, graded, unchanged, skipped (text's title)
     gradebook: str = ""
+    finals: dict = field(default_factory=dict)     # student -> final score, where a late policy or adjustment applies
 
     def label(self, key: str, **params) -> str:
         return Message(key, params).render(self.lang)
@@ -42,8 +44,11 @@ def text(cls: ClassView) -> str:
     lines = [cls.label("class.title", **cls.counts)]
     names = [one_line(student) for student, _, _ in cls.rows]
     width = max([display_width(n) for n in names] + [8])
-    for name, (_, score, max_score) in zip(names, cls.rows):
-        lines.append(f"  {name}{' ' * (width - display_width(name))}  {points(score):>7}/{points(max_score)}")
+    for name, (student, score, max_score) in zip(names, cls.rows):
+        line = f"  {name}{' ' * (width - display_width(name))}  {points(score):>7}/{points(max_score)}"
+        if student in cls.finals:      # the graded score, and beside it the score after penalty and adjustments
+            line += "  " + cls.label("staff.total", total=points(cls.finals[student]), max=points(max_score))
+        lines.append(line)
     lines.append(cls.label("class.gradebook", path=cls.gradebook))
     return "\n".join(lines) + "\n"
 
