@@ -51,8 +51,10 @@ def test_text_report_in_both_languages(tmp_path):
     code_en, out_en, _ = run("check", STUBS, "--only", "step", "--lang", "en")
     code_zh, out_zh, _ = run("check", STUBS, "--only", "step", "--lang", "zh")
     assert code_en == code_zh == 1
-    assert "not implemented yet" in out_en and "Total: 0/" in out_en
-    assert "还没有实现" in out_zh and "总分: 0/" in out_zh
+    # issue 39: an exercise not started is one line, with the file to edit; --verbose shows every check
+    assert "not started: edit rnn_step.py" in out_en and "Total: 0/" in out_en
+    assert "尚未开始：请编辑 rnn_step.py" in out_zh and "总分: 0/" in out_zh
+    assert "not implemented yet" in run("check", STUBS, "--only", "step", "--verbose")[1]
     code, out, _ = run("check", folder, "--only", "scalar")
     assert code == 0 and "All checks passed" in out
 
