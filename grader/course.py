@@ -80,6 +80,9 @@ class MistakeSpec:
     # call's arguments (by the reference's parameter names) and ``np``, true for the batch rows, axis 0 of
     # every array returned}; ``outputs``: {function: [the parts of its result (index or key) it does not concern]}.
     silent: "Silence" = field(default_factory=lambda: Silence())
+    # ``implementations:`` listed: one mistake written several ways, which grade validate checks agree
+    # wherever the mistake speaks (``<name>__*.py`` files found by name are forms of it that may differ).
+    listed: bool = False
     evidence: object = field(default=None, compare=False)   # set on a named copy: where it shows (diagnose.py)
 
 
@@ -434,7 +437,7 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
             explanation=m.texts("explanation"), hint=m.texts("hint", required=False),
             fails=fails, variants=variants,
             hidden_evidence=m.get("hidden_evidence", bool, default=False, required=False),
-            silent=_silence(m, mistake_id, exercise)))
+            silent=_silence(m, mistake_id, exercise), listed=bool(listed)))
     del r
 
 

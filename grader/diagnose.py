@@ -286,6 +286,9 @@ class Diagnoser:
         self._unaffected_memo: dict[tuple, bool] = {}
         self._repeatable: dict[str, bool] = {}
         self._rows: dict[tuple, object] = {}       # (expression, function, call) -> silent rows
+        # The implementations of each mistake that explain the latest diagnosed results (grade validate:
+        # the implementations a catalogue lists must agree wherever their mistake speaks).
+        self.explained: dict[str, list] = {}
 
     def diagnose(self, exercise, calls: list[RecordedCall]) -> list[MistakeSpec]:
         """The known mistakes the visible checks' ``calls`` show: what the student is told. Never
@@ -305,6 +308,7 @@ class Diagnoser:
                evidence: bool = True) -> list[MistakeSpec]:
         """Each mistake judged on ``calls``, and a mistake that sets ``hidden_evidence`` on
         ``hidden_calls`` too."""
+        self.explained = {}
         calls = usable(calls)
         hidden_calls = usable(hidden_calls) if any(m.hidden_evidence for m in exercise.mistakes) else []
         everything = calls + hidden_calls    # the visible calls first: for a mistake without the flag, a prefix
@@ -335,6 +339,7 @@ class Diagnoser:
             if correct[n]:
                 continue
             matching = [v for v in mistake.variants if self._matches(exercise, v, *seen[n], silent=mistake.silent)[0]]
+            self.explained[mistake.id] = matching
             if matching:
                 found.append((mistake, n, matching))
         named = self._prune(exercise, found, seen)
@@ -590,9 +595,9 @@ class Diagnoser:
                 if mistake.hidden_evidence:
                     continue
                 best = max((self._explained(exercise, mistake, v, func, calls, keys, reference, right, wrong)
-                            for v in mistake.variants), key=len)
-                if best and best != wrong:
-                    explains.append((mistake, best))
+                            for v in mistake.variants), key=lambda e: (len(e[1]), len(e[0])))
+                if best[1] and best[0] != wrong:    # some wrong value is its value; not all of them
+                    explains.append((mistake, best[0]))
             explains.sort(key=lambda e: -len(e[1]))
             explains = explains[:MAX_PAIR_CANDIDATES]
             fits = [(a, b) for i, (a, ea) in enumerate(explains) for b, eb in explains[i + 1:]
@@ -617,24 +622,26 @@ class Diagnoser:
                 places.add((i,))
         return frozenset(places)
 
-    def _explained(self, exercise, mistake, variant, func, calls, keys, reference, right, wrong) -> frozenset:
-        """The places of ``wrong`` where the student's value is the mistake's (any raise where it raises;
-        anything where it says nothing)."""
+    def _explained(self, exercise, mistake, variant, func, calls, keys, reference, right, wrong) -> tuple:
+        """(the places of ``wrong`` where the student's outcome is the mistake's: its value, or any raise
+        where it raises; those of them that are values). Where the mistake says nothing explains nothing
+        here: a pair must account for every wrong value by what its mistakes do."""
         row = self._mistake_outcomes(exercise, variant, calls, keys, reference)
-        explained = set()
+        explained, values = set(), set()
         for i in sorted({p[0] for p in wrong}):
             here = {p for p in wrong if p[0] == i}
             value, how = row(i)
             call, ref = calls[i], reference[i]
-            if how in (None, UNKNOWN):
+            if how in (None, UNKNOWN) or (mistake.silent.raises and value[0] == "error" and ref[0] == "ok"):
                 continue
-            if (mistake.silent.raises and value[0] == "error" and ref[0] == "ok") or (
-                    raised(call.outcome) and raised(value)):
+            if raised(call.outcome) and raised(value):
                 explained |= here
             elif call.outcome[0] == value[0] == "ok":
                 other = differing(call.outcome[1], value[1], exercise.rtol, exercise.atol, (i,))
-                explained |= {p for p in here if p not in other and (i,) not in other}
-        return frozenset(explained)
+                agreed = {p for p in here if p not in other and (i,) not in other}
+                explained |= agreed
+                values |= agreed
+        return frozenset(explained), frozenset(values)
 
     # ------------------------------------------------------------ the evidence shown (item 5)
 

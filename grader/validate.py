@@ -333,6 +333,11 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                     named += result.hidden_diagnoses if mistake.hidden_evidence else []
                     if mistake.id not in named:
                         problems.append("is not named")
+                    elif mistake.listed and len(mistake.variants) > 1:
+                        # implementations: [..] of one mistake agree wherever it speaks: each explains the others'
+                        explained = grader.diagnoser.explained.get(mistake.id, [])
+                        problems += [f"and {other.name} disagree where the mistake speaks (declare where it says "
+                                     "nothing with silent:)" for other in mistake.variants if other not in explained]
                     problems += _report_hint_problems(exercise, mistake, result)
                     missed = [c for c in mistake.fails if c not in failed]
                     if missed:
