@@ -3,14 +3,14 @@
 A question may declare parameters and compute its answer from them (docs/authoring.md,
 "Per-student variants")::
 
-    - key: param_count
+    - key: weight_count
       format: int
-      params: {d: [2, 8], H: [2, 8]}        # integers from 2 to 8 (inclusive); [0.5, 2.0]: a number
-      defaults: {d: 3, H: 4}                # the variant of the answer key, the generic kit, grade check
-      answer: "H*d + H*H + H"               # an expression over the parameters
+      params: {n: [2, 8], m: [2, 8]}        # integers from 2 to 8 (inclusive); [0.5, 2.0]: a number
+      defaults: {n: 3, m: 4}                # the variant of the answer key, the generic kit, grade check
+      answer: "n*m + m"                     # an expression over the parameters
       question:
-        en: "How many parameters has an RNN cell with d = {d} inputs and H = {H} hidden units?"
-        zh: "输入 d = {d}、隐藏单元 H = {H} 的 RNN 单元有多少个参数？"
+        en: "How many parameters has a dense layer from n = {n} inputs to m = {m} outputs?"
+        zh: "从 n = {n} 个输入到 m = {m} 个输出的全连接层有多少个参数？"
 
 Each student's values are drawn from the course secret (grader/secret.py) and the student's id
 with HMAC-SHA256, so they are the same on every release and every machine that holds the secret,
