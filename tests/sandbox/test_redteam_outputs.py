@@ -218,13 +218,13 @@ POOL_KILLER = textwrap.dedent("""
     real_grade_one = classroom._grade_one
     marker = os.environ.get("KILL_ONCE_MARKER")
 
-    def grade_or_die(student, path, only):
+    def grade_or_die(student, path, only, *rest):
         if student.startswith("mallory"):
             if marker is None or not os.path.exists(marker):
                 if marker is not None:
                     open(marker, "w").close()
                 os.kill(os.getpid(), signal.SIGKILL)
-        return real_grade_one(student, path, only)
+        return real_grade_one(student, path, only, *rest)
 
     classroom._grade_one = grade_or_die
     sys.exit(main(sys.argv[1:]))
