@@ -86,10 +86,12 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     from grader.engine import Grader
     from grader.grade_path import grade_path
     from grader.progress import make_progress
-    from grader.sandbox import closed_files, students_read_by_permissions
+    from grader.sandbox import closed_files, probe_in_background, students_read_by_permissions
 
     lang = lang or default_language()
     check_output(output)
+    if not no_sandbox:
+        probe_in_background()   # bubblewrap's probe runs while the course loads
     course = open_course(course_dir)
     course.select(only)  # unknown ids are bad input before any work
 

@@ -211,9 +211,13 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _Lin
 
 
 def load_yaml(path: Path):
+    from grader.course_cache import cached_parse
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_LineLoader)  # noqa: S506 -- a SafeLoader subclass
+        with open(path, "rb") as fh:
+            data = fh.read()
+        # kept between runs as plain JSON, keyed by the file's bytes (grader/course_cache.py)
+        return cached_parse(data, lambda: yaml.load(data.decode("utf-8"), Loader=_LineLoader))  # noqa: S506
     except FileNotFoundError:
         raise CourseError(f"{path}: file not found") from None
     except yaml.MarkedYAMLError as exc:

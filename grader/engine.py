@@ -115,6 +115,8 @@ class Grader:
         counterexamples = counterexamples and not self.kit   # a search needs the reference on new inputs
         declare_display_packages(course.info.display_packages if course.info else ())   # before the worker starts
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root, *private])
+        if worker is None:
+            self.worker.prestart()   # starts while the submission is staged and the plan drawn
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
         add_course_messages(course.exercises_dir / "locales", course.info.title)   # its messages win

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import sys
 
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from typing import TYPE_CHECKING
 
 from grader.escaping import visible
+
+if TYPE_CHECKING:   # rich is imported only when a bar is drawn: `grade check` off a terminal never needs it
+    from rich.console import Console
 
 
 class _Quiet:
@@ -31,6 +32,10 @@ class _Quiet:
 
 class _Bar(_Quiet):
     def __init__(self, console: Console | None = None):
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                                  console=console or Console(file=sys.stderr), transient=True)
@@ -59,6 +64,8 @@ class _Bar(_Quiet):
 def label(student: str) -> str:
     """A student name as the bar shows it: escapes visible, never rich markup (a name like
     ``[/]`` would stop the run), short."""
+    from rich.markup import escape
+
     return escape(visible(student, keep="")[:24])
 
 

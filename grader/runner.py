@@ -251,6 +251,14 @@ class Worker:
             theirs.close()
         self._control = ours
 
+    def prestart(self):
+        """Start the sandboxed worker now rather than at the first request: bubblewrap's start-up
+        and the worker's numpy import then run while the grading process stages the submission
+        and draws its test vectors. (Without bubblewrap a worker's confinement depends on the
+        staged submission: it still starts at the first request.)"""
+        if self._proc is None and self.isolation.sandboxed:
+            self._start()
+
     def module(self, root: str, module: str, timeout: float, deadline: float | None = None,
                slot: str | None = None, exercise: str | None = None) -> "StudentModule":
         """One exercise's handle on a student module in this worker."""

@@ -48,6 +48,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -608,11 +609,27 @@ def confinement_unavailable() -> str:
     return f"{reason}; not root, and no Landlock in this kernel"
 
 
-@lru_cache(maxsize=None)
+_PROBE_LOCK = threading.Lock()
+
+
 def sandbox_unavailable() -> str:
-    """Why bubblewrap cannot run the worker on this machine ('' when it can); probed once a process."""
+    """Why bubblewrap cannot run the worker on this machine ('' when it can); probed once a process.
+    Thread-safe: `grade check` starts the probe in a thread while the course loads
+    (:func:`probe_in_background`), and a later caller waits for that probe's answer."""
+    with _PROBE_LOCK:
+        return _sandbox_unavailable()
+
+
+@lru_cache(maxsize=None)
+def _sandbox_unavailable() -> str:
     with tempfile.TemporaryDirectory(prefix="grade-probe-") as empty:
         return probe_bwrap(Path(empty))
+
+
+def probe_in_background() -> None:
+    """Start probing bubblewrap (about one sandboxed interpreter's start-up) in a daemon thread, so
+    the probe runs while the caller loads the course; :func:`sandbox_unavailable` waits for it."""
+    threading.Thread(target=sandbox_unavailable, name="grade-probe", daemon=True).start()
 
 
 def worker_preexec(cgroup: "Cgroup | None"):
