@@ -81,7 +81,12 @@ def cli():
 @click.option("--verbose", is_flag=True,
               help="Show every check of every exercise (default: an exercise not started is one line, "
                    "unanswered quiz questions one line); other formats always show every check.")
-def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples, verbose=False):
+@click.option("--watch", is_flag=True,
+              help="Keep watching the folder: regrade the exercises whose files change on every save (Ctrl-C stops).")
+@click.option("--watch-interval", type=click.FloatRange(0.01, 60), default=0.5, hidden=True,
+              help="Seconds between two looks at the folder's files (tests use a short one).")
+def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples, verbose=False, watch=False,
+          watch_interval=0.5):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
     from grader.engine import Grader
     from grader.grade_path import grade_path
@@ -105,6 +110,28 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
         elif not isolation.sandboxed and not no_sandbox:
             click.echo(f"grade: warning: no bubblewrap ({isolation.reason}); "
                        f"student code is confined by {isolation.name} instead", err=True)
+
+    if watch:
+        if fmt != "text" or output is not None:
+            raise BadInput("--watch shows the text report on the terminal: no --format or --output with it")
+        if not path.is_dir():
+            raise BadInput(f"--watch needs a submission folder: {path} is not one")
+        import signal
+
+        from grader.watch import watch as watch_folder
+
+        def stop(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)   # a terminated watch closes its sandbox as Ctrl-C does
+
+        with closed_files(students_read_by_permissions("none" if no_sandbox else "auto")), make_grader() as grader:
+            warn(grader.worker.isolation)
+            try:
+                watch_folder(path, course, grader, only, lang, interval=watch_interval, verbose=verbose)
+            except KeyboardInterrupt:
+                click.echo("grade: stopped watching", err=True)
+        sys.exit(EXIT_OK)
 
     # on a terminal, the progress shows which exercise runs now; in the "user" mode every file
     # of the run (the report, caches, temporary files) is closed to others as it is made
