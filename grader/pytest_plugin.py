@@ -30,7 +30,7 @@ import pytest
 
 from grader.escaping import visible
 from grader.i18n import LANGUAGES, Message, default_language, render, text
-from grader.view import exercise_view, points
+from grader.view import exercise_view, points, returned_none
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".yaml", ".yml", ".zip")
 HIDDEN_ITEM = "hidden_checks"
@@ -288,6 +288,8 @@ def check_feedback(exercise, check, lang: str) -> str:
     view = exercise_view(exercise, lang)
     shown = next(c for c in view.checks if c.name == check.name)
     lines = list((shown.message or shown.title).splitlines() or [""])
+    if returned_none(check):   # said plainly, and no hint guesses under it (issue 39)
+        lines.append(_msg("report.returns_none", lang, name=check.func or "?"))
     lines.extend(shown.counterexample.splitlines())
     if shown.hint:
         lines.append(f"{_msg('report.hint', lang)}: {shown.hint}")

@@ -351,3 +351,14 @@ def test_no_generic_hint_of_a_visible_check_names_a_cause(course):
             generic = text(spec.hint, "en")
             assert not [c for c in CAUSES_ONCE_IN_GENERIC_HINTS if c in generic], (exercise.id, spec.id, generic)
             assert text(spec.hint, "zh") or not generic, (exercise.id, spec.id)
+
+
+def test_the_pytest_plugin_says_a_none_result_plainly_with_no_hint(tmp_path, grade):
+    folder = copy_reference(tmp_path / "s")
+    (folder / "rnn_forward.py").write_text((folder / "rnn_forward.py").read_text() + NONE_FORWARD)
+    exercise = grade(folder, ("forward",)).exercises[0]
+    for lang in LANGUAGES:
+        for check in [c for c in exercise.checks if not c.passed and not c.hidden]:
+            said = check_feedback(exercise, check, lang)
+            assert ("`rnn_forward` returns None" if lang == "en" else "`rnn_forward` 返回了 None") in said
+            assert "Hint:" not in said and "提示:" not in said
