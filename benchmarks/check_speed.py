@@ -14,7 +14,10 @@ temporary folder, as a student hands them in. The runs keep their drawn cases an
 caches in a folder of their own (GRADER_CACHE_DIR), warmed by one untimed run per case first,
 so every timed run is the default path (any run after a machine's first).
 
-    python benchmarks/check_speed.py [--runs 7] [--watch]
+and a re-check by `grade check DIR --watch --only step` after one save of the step's file
+(from the save to the redrawn report, the watch polling every 0.05 s), median of the runs.
+
+    python benchmarks/check_speed.py [--runs 7]
 """
 
 from __future__ import annotations
@@ -79,6 +82,47 @@ def check_argv(folder: Path, extra: list[str]) -> list[str]:
     return [sys.executable, "-m", "grader", "check", str(folder), "--format", "json", *extra]
 
 
+def watch_seconds(folder: Path, env: dict, runs: int) -> float:
+    """From a save of rnn_step.py to the watch's redrawn report, median of ``runs`` saves."""
+    import re
+    import signal
+    import threading
+
+    status = re.compile(r"^\[watch\] graded ")
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "check", str(folder), "--only", "step",
+                             "--watch", "--watch-interval", "0.05"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seen: list[float] = []
+    lock = threading.Condition()
+
+    def read():
+        for line in proc.stdout:
+            if status.match(line):
+                with lock:
+                    seen.append(time.perf_counter())
+                    lock.notify_all()
+
+    def wait_for(count: int):
+        with lock:
+            if not lock.wait_for(lambda: len(seen) >= count, timeout=120):
+                raise SystemExit("the watch did not answer")
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        wait_for(1)
+        times = []
+        for i in range(runs):
+            stamp = time.time() + 10 * (i + 1)
+            start = time.perf_counter()
+            os.utime(folder / "rnn_step.py", (stamp, stamp))
+            wait_for(i + 2)
+            times.append(seen[i + 1] - start)
+        return statistics.median(times)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -103,6 +147,10 @@ def main():
             median = statistics.median(times[label])
             ratio = median / unit
             print(f"{label:48} {median:>7.3f}s {ratio:>6.1f}x {target:>6.1f}x  {'yes' if ratio <= target else 'no'}")
+        watched = watch_seconds(folders["correct"], env, args.runs)
+        ratio = watched / unit
+        print(f"{'grade check --watch --only step, re-check':48} {watched:>7.3f}s {ratio:>6.1f}x {1.5:>6.1f}x  "
+              f"{'yes' if ratio <= 1.5 else 'no'}")
 
 
 if __name__ == "__main__":
