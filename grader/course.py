@@ -93,14 +93,14 @@ class Silence:
     outputs: tuple = ()     # ((function, (part, ...)), ...)
 
     def rows_of(self, func: str) -> str | None:
-        return dict(self.rows).get(func)
+        return dict(self.rows).get(func) if self.rows else None
 
     def outputs_of(self, func: str) -> tuple:
         return dict(self.outputs).get(func, ())
 
     def concerns(self, func: str) -> bool:
         """Whether some rows or outputs of ``func``'s results are declared silent."""
-        return func in dict(self.rows) or func in dict(self.outputs)
+        return bool(self.rows or self.outputs) and (func in dict(self.rows) or func in dict(self.outputs))
 
 
 @dataclass

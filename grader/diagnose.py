@@ -24,6 +24,7 @@ import copy
 import dataclasses
 import hashlib
 import inspect
+import itertools
 import types
 from pathlib import Path
 
@@ -289,6 +290,8 @@ class Diagnoser:
         # The implementations of each mistake that explain the latest diagnosed results (grade validate:
         # the implementations a catalogue lists must agree wherever their mistake speaks).
         self.explained: dict[str, list] = {}
+        self.explain_all = False
+        self._shows: dict[str, tuple] = {}     # mistake id -> (variant, calls showing it), for the evidence
 
     def diagnose(self, exercise, calls: list[RecordedCall]) -> list[MistakeSpec]:
         """The known mistakes the visible checks' ``calls`` show: what the student is told. Never
@@ -338,8 +341,14 @@ class Diagnoser:
             n = len(everything) if mistake.hidden_evidence else len(calls)
             if correct[n]:
                 continue
-            matching = [v for v in mistake.variants if self._matches(exercise, v, *seen[n], silent=mistake.silent)[0]]
+            # The first implementation that explains the results names the mistake; grade validate asks
+            # for every one (explain_all), to check that listed implementations agree.
+            shows = {}      # variant -> the calls that show the mistake
+            tried = (v for v in mistake.variants
+                     if (shows.setdefault(v, self._matches(exercise, v, *seen[n], silent=mistake.silent)))[0])
+            matching = list(tried) if self.explain_all else list(itertools.islice(tried, 1))
             self.explained[mistake.id] = matching
+            self._shows[mistake.id] = (matching[0], shows[matching[0]][1]) if matching else None
             if matching:
                 found.append((mistake, n, matching))
         named = self._prune(exercise, found, seen)
@@ -547,6 +556,8 @@ class Diagnoser:
                 evidence[call.func] = True
                 if locate:
                     where.setdefault(call.func, set()).update((index, *part) for part in parts)
+                else:       # which calls show it (the evidence shown: grader/diagnose.py _evidence)
+                    where.setdefault(call.func, set()).add((index,))
         return consistent, evidence, where
 
     def _comparable(self, exercise, call, wrong, ref) -> bool:
@@ -655,18 +666,25 @@ class Diagnoser:
             return mistake
 
     def _evidence(self, exercise, mistake, calls, keys, reference, right) -> Message | None:
-        best = None
-        for variant in mistake.variants:
-            ok, where = self._matches(exercise, variant, calls, keys, reference, right, locate=True,
-                                      silent=mistake.silent)
-            if not ok or not where:
-                continue
-            for place in where:
-                rank = (call_size(calls[place[0]]), place)
-                if best is None or rank < best[0]:
-                    best = (rank, variant, place)
-        if best is None:
+        found = self._shows.get(mistake.id)
+        if not found or not found[1]:
             return None
+        variant, shown = found
+        sizes = {i: call_size(calls[i]) for i in {place[0] for place in shown}}
+        index = min(sizes, key=lambda i: (sizes[i], i))
+        call, ref = calls[index], reference[index]
+        wrong, _ = self._mistake_outcomes(exercise, variant, calls, keys, reference)(index)
+        place = (index,)
+        if self._comparable(exercise, call, wrong, ref):
+            parts: set = set()
+            shares_the_mistake(call.outcome[1], wrong[1], ref[1], exercise.rtol, exercise.atol, parts,
+                               rows=self._silent_rows(exercise, mistake.silent, call, keys[index])
+                               if mistake.silent.concerns(call.func) else None,
+                               skip=mistake.silent.outputs_of(call.func))
+            if parts:
+                place = (index, *min(parts, key=lambda p: [(isinstance(x, str), x if isinstance(x, int) else 0,
+                                                            str(x)) for x in p]))
+        best = (None, variant, place)
         _, variant, place = best
         index, part = place[0], tuple(place[1:])
         call, ref = calls[index], reference[index]

@@ -267,6 +267,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
 
     with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course) as grader:
         tmp = Path(tmp)
+        grader.diagnoser.explain_all = True    # every implementation that explains a result (listed ones agree)
 
         def grade(folder: Path, which):
             try:
