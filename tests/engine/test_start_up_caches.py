@@ -1,0 +1,100 @@
+"""What `grade check` keeps between runs to start faster: the course's parsed YAML
+(grader/course_cache.py) and the compiled seccomp filter (grader/seccomp_filter.py). Kept as
+plain JSON, the owner's alone, and never trusted when what is read back is malformed."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import stat
+
+import pytest
+from conftest import ROOT
+
+import grader.seccomp_filter as seccomp
+from grader.course import _LineDict, bundled_course_root, load_course, load_yaml
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(folder))
+    return folder
+
+
+def same(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return getattr(a, "line", None) == getattr(b, "line", None) and list(a) == list(b) \
+            and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_a_kept_parse_is_the_parse_with_its_lines_and_types(cache, tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("a: 1\nb:\n  - 2.0\n  - true\n  - null\n  - {c: 'x', 3: [yes]}\n1.5: -0.0\n", encoding="utf-8")
+    first = load_yaml(path)
+    kept = list(cache.glob("yaml-*.json"))
+    assert len(kept) == 1
+    second = load_yaml(path)                      # read back from the cache
+    assert same(first, second) and isinstance(second, _LineDict) and second.line == 1
+    assert second["b"][3].line == 6 and type(second["b"][0]) is float and second["b"][1] is True
+    assert stat.S_IMODE(kept[0].stat().st_mode) == 0o600 and stat.S_IMODE(cache.stat().st_mode) == 0o700
+
+
+def test_a_forged_or_broken_kept_parse_is_parsed_again(cache, tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("answer: 42\n", encoding="utf-8")
+    load_yaml(path)
+    (kept,) = cache.glob("yaml-*.json")
+    for forged in (json.dumps(["d", 1, ["answer"]]), json.dumps(["p", "os.system"]), "{not json",
+                   json.dumps(["d", -1, ["answer"], [0]]), json.dumps(["d", 1, [["k"]], [0]])):
+        kept.write_text(forged, encoding="utf-8")
+        assert load_yaml(path) == {"answer": 42}, forged
+    kept.write_text(json.dumps(["d", 1, ["answer"], [7]]), encoding="utf-8")
+    assert load_yaml(path) == {"answer": 7}    # well formed: the cache is the grader user's own folder
+
+
+def test_what_json_cannot_hold_is_never_kept(cache, tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("when: 2026-12-05\n", encoding="utf-8")
+    assert load_yaml(path) == {"when": datetime.date(2026, 12, 5)}
+    assert list(cache.glob("yaml-*.json")) == []
+    assert load_yaml(path) == {"when": datetime.date(2026, 12, 5)}
+
+
+def test_the_bundled_course_loads_alike_from_the_cache(cache):
+    first = load_course(bundled_course_root())
+    second = load_course(bundled_course_root())
+    assert len(list(cache.glob("yaml-*.json"))) > 10
+    assert [e.id for e in first.exercises.values()] == [e.id for e in second.exercises.values()]
+    assert [[m.id for m in e.mistakes] for e in first.exercises.values()] == \
+        [[m.id for m in e.mistakes] for e in second.exercises.values()]
+    assert same(load_yaml(ROOT / "solutions" / "reference" / "answers.yaml"),
+                load_yaml(ROOT / "solutions" / "reference" / "answers.yaml"))
+
+
+def test_the_seccomp_filter_is_compiled_once_and_kept(cache):
+    try:
+        compiled = seccomp._compile()
+    except seccomp.SeccompUnavailable:
+        pytest.skip("no libseccomp here")
+    seccomp._compiled.cache_clear()
+    try:
+        assert seccomp.program() == compiled
+        (kept,) = cache.glob("seccomp-*.json")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+        seccomp._compiled.cache_clear()
+        assert seccomp.program() == compiled                         # read back
+        for forged in ({"bpf": "00" * 7, "keyctl": 250}, {"bpf": "", "keyctl": 250},
+                       {"bpf": "00" * 8 * 5000, "keyctl": 250}, {"bpf": "zz", "keyctl": 250},
+                       {"bpf": "00" * 8, "keyctl": "250"}, ["x"]):
+            kept.write_text(json.dumps(forged), encoding="utf-8")
+            seccomp._compiled.cache_clear()
+            assert seccomp.program() == compiled, forged              # compiled again, kept again
+            assert json.loads(kept.read_text(encoding="utf-8"))["bpf"] == compiled.hex()
+    finally:
+        seccomp._compiled.cache_clear()
