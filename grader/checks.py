@@ -189,7 +189,11 @@ class Context:
         inputs = "a hidden check's inputs" if self.hidden else f"the inputs {describe_case(case)}"
         bounded = None if case.shared else self.runtime.trusted_calls()
         if bounded is not None:
-            return self._bounded_expected(bounded, func, case, inputs)
+            outcome = self._bounded_outcome(bounded, func, case)
+            if outcome[0] == "ok":
+                return outcome[1]
+            # The reference raised there, within the helper's limits: run it here for the course
+            # error's file and line (it ended within those limits, so it ends here too).
         args, kwargs = copy.deepcopy((case.args, case.kwargs))
         with quiet_numpy():
             try:
@@ -197,20 +201,17 @@ class Context:
             except Exception as exc:  # noqa: BLE001 -- the course's code may raise anything
                 raise self.course_error(exc, f"the reference {func}() raised on {inputs}") from None
 
-    def _bounded_expected(self, bounded, func: str, case: Case, inputs: str):
-        """``expected`` for a case a check built in this run, from what the student's code gave
-        (not a ``cached`` one, which every submission shares): the course's code then runs on
-        arguments the student chose, so it runs in the bounded helper (grader/trusted_calls.py),
-        never in the grading process; a call stopped at a limit fails the check, saying which."""
+    def _bounded_outcome(self, bounded, func: str, case: Case) -> tuple:
+        """The reference's outcome for a case not ``cached`` (which every submission shares): such
+        a case may be built from what the student's code gave, so the course's code runs on
+        arguments the student chose, in the bounded helper (grader/trusted_calls.py), never in the
+        grading process first; a call stopped at a limit fails the check, saying which."""
         from grader.trusted_calls import Overrun
 
         try:
-            outcome = bounded.outcome(["reference", self.exercise.file], func, list(case.args), dict(case.kwargs))
+            return bounded.outcome(["reference", self.exercise.file], func, list(case.args), dict(case.kwargs))
         except Overrun as overrun:
             raise Fail(f"err.reference_{overrun.kind}", function=func, **overrun.params()) from None
-        if outcome[0] != "ok":
-            raise CourseError(f"{self.check_where()}: the reference {func}() raised on {inputs}: {outcome[1]}")
-        return outcome[1]
 
     def course_error(self, exc: BaseException, what: str) -> CourseError:
         """The course error for ``exc``, raised by the course's own code or data while the current
