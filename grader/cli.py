@@ -455,7 +455,8 @@ def validate(course_dir, lang, only):
               help="The course whose catalogues name the mistakes (default: the bundled course).")
 def class_report(gradebook, output, lang, course_dir):
     """Write one static HTML page about the class: scores, exercises, checks, mistakes, runs."""
-    from grader.class_report import DEFAULT_NAME, collect, render_html
+    from grader.class_page import render_html
+    from grader.class_report import DEFAULT_NAME, collect
     from grader.gradebook import Gradebook
     from grader.i18n import render as msg
 

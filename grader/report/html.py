@@ -4,7 +4,7 @@ The same parts as the Markdown report (total, notes, a table of exercises, then 
 exercise that lost points: failing checks with message, counterexample and hint, the
 known mistakes, what the code printed), as real HTML. One inline style sheet, no
 script, nothing fetched, and the page says so to the browser: a Content-Security-Policy as
-strict as the class report's (grader/class_report.py), so even markup that slipped through would
+strict as the class report's (grader/class_page.py), so even markup that slipped through would
 run no script and fetch nothing (issue 41). Every text is escaped (visible escapes for control
 characters, then HTML entities): no student text is ever markup.
 """

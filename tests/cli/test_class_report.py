@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, STUBS, copy_reference
-from grader.class_report import collect, render_html
+from grader.class_page import render_html
+from grader.class_report import collect
 from grader.gradebook import Gradebook
 from grader.i18n import Message
 from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult

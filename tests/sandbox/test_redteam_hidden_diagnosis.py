@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_reference
-from grader.class_report import collect, render_html
+from grader.class_page import render_html
+from grader.class_report import collect
 from grader.course import bundled_course_root, load_course
 from grader.engine import Grader
 from grader.gradebook import Gradebook
