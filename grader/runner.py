@@ -36,7 +36,8 @@ from pathlib import Path
 
 from grader.display_packages import preload_arguments
 from grader.notebook_run import MAX_RERUNS, CellClock
-from grader.sandbox import SUBMISSION_UIDS, Cgroup, Isolation, choose_isolation, protect_from_others, worker_preexec
+from grader.cgroup import Cgroup
+from grader.sandbox import SUBMISSION_UIDS, Isolation, choose_isolation, protect_from_others, worker_preexec
 from grader.stand_ins import answer_stand_in
 from grader.worker import wire
 

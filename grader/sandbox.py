@@ -35,13 +35,10 @@ Gradescope) each submission's child is still confined before its code runs
 
 from __future__ import annotations
 
-import atexit
-import collections
 import contextlib
 import json
 import os
 import shutil
-import signal
 import site
 import stat
 import subprocess
@@ -49,13 +46,13 @@ import sys
 import sysconfig
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy
 
+from grader.shared_folders import SUBMISSION_UIDS, sweep_leftovers, writable_by_others, _sweep_at_exit
 from grader.seccomp_filter import SeccompUnavailable, fresh_session_keyring
 from grader.seccomp_filter import write_into as write_seccomp_filter
 
@@ -290,9 +287,6 @@ def fallback_isolation(reason: str, seccomp: Path | None, exchange: Path | None 
     return isolation
 
 
-# Without bubblewrap, as root: each staged submission runs as a uid drawn from the 2**24 above
-# this one (no account has such a uid; a draw shared with a leftover is killed with it).
-SUBMISSION_UIDS = 0x2A000000
 
 
 @lru_cache(maxsize=None)
@@ -380,62 +374,6 @@ def protect_from_others(paths: list[Path]) -> list[Path]:
 
 # ---------------------------------------------------------------- the ``user`` mode: no shared folder, no open file
 
-WALK_SECONDS = 10.0        # the start-up walk for the folders other users may write, at most
-SWEEP_WALK_SECONDS = 60.0  # ... and for their files too, which the sweep needs whole
-_NOT_WALKED = ("/proc", "/sys")   # the kernel's: nothing a uid leaves there outlives its processes
-
-
-@dataclass(frozen=True)
-class Writable:
-    """What a uid of no account may write on this machine, found by one walk of it."""
-
-    folders: tuple[str, ...]        # every folder writable by others (sticky or not), parents first
-    files: tuple[tuple, ...]        # (path, inode, size, mtime_ns) of every file or fifo writable by others
-    complete: bool                  # False: the walk ran out of time (WALK_SECONDS, SWEEP_WALK_SECONDS)
-
-
-@lru_cache(maxsize=None)
-def writable_by_others(with_files: bool = False) -> Writable:
-    """Walk the whole file system once (not /proc or /sys, no symbolic link followed, not below a
-    folder others may not enter) for the folders, and with ``with_files`` the files, that others
-    may write: where a submission's uid could leave something for another. Cached for the
-    process; ``cache_clear()`` to walk again."""
-    deadline = time.monotonic() + (SWEEP_WALK_SECONDS if with_files else WALK_SECONDS)
-    folders, files = [], []
-    try:
-        if os.lstat("/").st_mode & stat.S_IWOTH:
-            folders.append("/")
-    except OSError:
-        pass
-    queue = collections.deque(["/"])
-    complete = True
-    while queue:
-        if time.monotonic() > deadline:
-            complete = False
-            break
-        folder = queue.popleft()
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    mode = entry.stat(follow_symlinks=False).st_mode
-                    if entry.path in _NOT_WALKED or not mode & stat.S_IXOTH:   # no uid of ours gets in
-                        continue
-                    if mode & stat.S_IWOTH:
-                        folders.append(entry.path)
-                    queue.append(entry.path)
-                elif with_files and not entry.is_symlink():
-                    info = entry.stat(follow_symlinks=False)
-                    if info.st_mode & stat.S_IWOTH and (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
-                        files.append((entry.path, info.st_ino, info.st_size, info.st_mtime_ns))
-            except OSError:
-                continue
-    return Writable(tuple(folders), tuple(files), complete)
-
 
 def mount_spec(exchange: Path, cover: list[str] | None = None) -> dict:
     """What confine.private_mounts does in the worker: an empty tmpfs over every folder others may
@@ -476,97 +414,6 @@ def private_mounts_unavailable() -> str:
     return ""
 
 
-def _submission_uid(uid: int) -> bool:
-    return SUBMISSION_UIDS <= uid < SUBMISSION_UIDS + (1 << 24)
-
-
-def live_submission_uids() -> set[int]:
-    """The submission uids some process still runs as (a child being graded now, in any worker);
-    a zombie runs nothing."""
-    live = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as fh:
-                fields = dict(line.split(":", 1) for line in fh if ":" in line)
-            if fields.get("State", "").split()[:1] in (["Z"], ["X"]):
-                continue
-            live.update(u for u in map(int, fields.get("Uid", "").split()) if _submission_uid(u))
-        except (OSError, ValueError):
-            continue
-    return live
-
-
-_REPORTED: set[str] = set()
-
-
-def _report(problems: list[str]) -> None:
-    for problem in problems:
-        if problem not in _REPORTED:
-            _REPORTED.add(problem)
-            sys.stderr.write(f"grade: warning: {problem}\n")
-
-
-def sweep_leftovers(found: Writable, uid: int | None = None, finished: set = frozenset()) -> list[str]:
-    """Remove every entry that ``uid`` (None: any submission uid with no live process left, and
-    the ``finished`` ones whatever their processes) owns in the folders of ``found``, then look
-    again: an entry of such a uid still there, a file writable by others that changed since
-    start-up, or a walk that did not finish is a problem, reported."""
-    live = set() if uid is not None else live_submission_uids() - set(finished)
-
-    def left_by_submission(owner: int) -> bool:
-        return owner == uid if uid is not None else _submission_uid(owner) and owner not in live
-
-    def leftovers() -> list[str]:
-        found_now = []
-        for folder in found.folders:
-            try:
-                with os.scandir(folder) as listing:
-                    entries = list(listing)
-            except OSError:
-                continue
-            for entry in entries:
-                try:
-                    if left_by_submission(entry.stat(follow_symlinks=False).st_uid):
-                        found_now.append(entry.path)
-                except OSError:
-                    continue
-        return found_now
-
-    for path in leftovers():
-        try:
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                os.unlink(path)
-        except OSError:
-            pass
-    problems = [f"{path}: left by a submission's uid and could not be removed" for path in leftovers()]
-    for path, inode, size, mtime in found.files:
-        try:
-            info = os.lstat(path)
-            changed = (info.st_ino, info.st_size, info.st_mtime_ns) != (inode, size, mtime)
-        except OSError:
-            changed = True
-        if changed:
-            problems.append(f"{path}: writable by every user, changed while submissions were graded "
-                            "(a later submission may have read it)")
-    if found.files:
-        problems.append(f"{len(found.files)} files are writable by every user and cannot be swept "
-                        f"(first: {found.files[0][0]}); chmod o-w them, or grade with bubblewrap")
-    if not found.complete:
-        problems.append(f"the walk for folders every user may write stopped after {SWEEP_WALK_SECONDS:g} s: "
-                        "what lies beyond it is not swept")
-    _report(problems)
-    return problems
-
-
-@lru_cache(maxsize=None)
-def _sweep_at_exit() -> None:
-    """Once a process: when the grader exits, every submission uid's leftovers go (their processes
-    are gone by then), so nothing of this run's last submissions waits on the machine for the next run."""
-    atexit.register(lambda: sweep_leftovers(writable_by_others(with_files=True)))
 
 
 def students_read_by_permissions(mode: str = "auto") -> bool:
@@ -632,7 +479,7 @@ def probe_in_background() -> None:
     threading.Thread(target=sandbox_unavailable, name="grade-probe", daemon=True).start()
 
 
-def worker_preexec(cgroup: "Cgroup | None"):
+def worker_preexec(cgroup):
     """What the worker's process does between fork and exec: enter the sandbox's cgroup, and
     leave the grader's session keyring for a fresh one."""
     join_keyring = fresh_session_keyring()
@@ -643,99 +490,3 @@ def worker_preexec(cgroup: "Cgroup | None"):
         join_keyring()
 
     return prepare
-
-
-# ---------------------------------------------------------------- cgroups
-
-class Cgroup:
-    """A best-effort process and memory ceiling for one sandbox (v2 or v1 hierarchy)."""
-
-    def __init__(self, pids_max: int, memory_max: int):
-        self.pids_max, self.memory_max = pids_max, memory_max
-        self.dirs: list[Path] = []
-        name = f"rnn-grader-{os.getpid()}-{id(self):x}"
-        unified = Path("/sys/fs/cgroup")
-        if (unified / "cgroup.controllers").exists():
-            self._make(unified / _own_cgroup("") / name, {"pids.max": pids_max, "memory.max": memory_max})
-        else:
-            self._make(Path("/sys/fs/cgroup/pids") / _own_cgroup("pids") / name, {"pids.max": pids_max})
-            self._make(Path("/sys/fs/cgroup/memory") / _own_cgroup("memory") / name,
-                       {"memory.limit_in_bytes": memory_max})
-
-    def _make(self, directory: Path, limits: dict):
-        _remove_stale(directory.parent)
-        try:
-            directory.mkdir()
-        except OSError:
-            return
-        try:
-            for key, value in limits.items():
-                (directory / key).write_text(str(value))
-        except OSError:
-            self._remove(directory)
-            return
-        self.dirs.append(directory)
-
-    @property
-    def active(self) -> bool:
-        return bool(self.dirs)
-
-    def enter(self):
-        """Called in the child between fork and exec: move it (and so the sandbox) in."""
-        for directory in self.dirs:
-            try:
-                (directory / "cgroup.procs").write_text(str(os.getpid()))
-            except OSError:
-                pass
-
-    def close(self):
-        for directory in self.dirs:
-            self._remove(directory)
-        self.dirs = []
-
-    @staticmethod
-    def _remove(directory: Path, patience: float = 2.0):
-        """Kill whatever is left inside, then remove the group (it must be empty first)."""
-        deadline = time.monotonic() + patience
-        while True:
-            try:
-                for pid in (directory / "cgroup.procs").read_text().split():
-                    try:
-                        os.kill(int(pid), signal.SIGKILL)
-                    except OSError:
-                        pass
-                directory.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.01)
-
-
-def _remove_stale(parent: Path):
-    """Groups left by graders that were killed (kill -9) before they could clean up."""
-    try:
-        entries = list(parent.glob("rnn-grader-*"))
-    except OSError:
-        return
-    for directory in entries:
-        try:
-            owner = int(directory.name.split("-")[2])
-        except (IndexError, ValueError):
-            continue
-        if not Path(f"/proc/{owner}").exists():
-            Cgroup._remove(directory, patience=0.2)
-
-
-def _own_cgroup(controller: str) -> str:
-    """This process's cgroup path within a hierarchy (v1 controller name, or '' for v2)."""
-    try:
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
-            _, controllers, path = line.split(":", 2)
-            if (controller == "" and controllers == "") or controller in controllers.split(","):
-                return path.lstrip("/")
-    except OSError:
-        pass
-    return ""
