@@ -81,14 +81,14 @@ def test_two_mistakes_in_one_function_are_both_named(grade, tmp_path, exercise, 
 # not yet covered are listed in /tmp/notes/diag36.md.
 COVERED = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation", "step.transposed_recurrent",
            "masking.padding_state", "tinyrnn.grads_clipped_in_loss", "tinyrnn.h0_overwritten",
-           "tinyrnn.grads_of_sum"]
+           "tinyrnn.grads_of_sum", "forward.state_not_carried", "forward.ignores_h0", "readout.wrong_axis"]
 
 
 def test_each_covered_mistake_has_two_variants_and_the_right_folders_exist():
     for mistake_id in COVERED:
         exercise, name = mistake_id.split(".")
         assert len(list((VARIANTS / exercise / "wrong").glob(f"{name}__*.py"))) >= 2, mistake_id
-    for exercise in ("step", "masking", "tinyrnn"):
+    for exercise in ("step", "masking", "tinyrnn", "forward", "readout"):
         assert list((VARIANTS / exercise / "right").glob("*.py")), exercise
 
 
@@ -111,3 +111,38 @@ def test_a_function_that_raises_on_every_call_matches_no_mistake_that_raises_on_
                     encoding="utf-8")
     _, ex = _graded(grade, tmp_path, "step", path)
     assert ex.score < ex.max_score and [d.id for d in ex.diagnoses] == [], report(ex)
+
+
+def _diagnosed_anyway(grader, monkeypatch):
+    """Diagnosis runs only where a check failed; here it runs on every exercise's visible calls too (correct
+    code's included), through the real Diagnoser, and what it names is recorded."""
+    from grader.engine import Grader
+
+    named: dict = {}
+    original = Grader._hidden_checks
+
+    def hidden_checks(self, graded):
+        if graded.visible_calls:
+            named[graded.exercise.id] = [m.id for m in self.diagnoser.diagnose(graded.exercise, graded.visible_calls)]
+        return original(self, graded)
+
+    monkeypatch.setattr(Grader, "_hidden_checks", hidden_checks)
+    return named
+
+
+@pytest.mark.parametrize("folder", ["einsum", "loops"])
+def test_every_valid_rewrite_in_tests_impls_is_never_named(grade, grader, monkeypatch, tmp_path, folder):
+    """Item 4: correct code has no wrong values, so no mistake is named, even when diagnosis is asked."""
+    named = _diagnosed_anyway(grader, monkeypatch)
+    result = grade(ROOT / "tests" / "impls" / folder)
+    graded = [e for e in result.exercises if e.problem is None and e.id != "quiz"]
+    assert len(graded) >= 8 and all(e.score == e.max_score for e in graded), [(e.id, e.score) for e in graded]
+    assert len(named) >= 8 and all(ids == [] for ids in named.values()), named
+
+
+@pytest.mark.parametrize("exercise, path", list(_cases("right")))
+def test_a_right_variant_is_never_named_even_when_diagnosis_is_asked(grade, grader, monkeypatch, tmp_path,
+                                                                     exercise, path):
+    named = _diagnosed_anyway(grader, monkeypatch)
+    _graded(grade, tmp_path, exercise, path)
+    assert named.get(exercise) == [], named
