@@ -81,7 +81,9 @@ def test_two_mistakes_in_one_function_are_both_named(grade, tmp_path, exercise, 
 # not yet covered are listed in /tmp/notes/diag36.md.
 COVERED = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation", "step.transposed_recurrent",
            "masking.padding_state", "tinyrnn.grads_clipped_in_loss", "tinyrnn.h0_overwritten",
-           "tinyrnn.grads_of_sum", "forward.state_not_carried", "forward.ignores_h0", "readout.wrong_axis"]
+           "tinyrnn.grads_of_sum", "forward.state_not_carried", "forward.ignores_h0", "readout.wrong_axis",
+           "masking.mean_over_padding", "masking.inclusive_mask", "clipping.per_tensor", "clipping.elementwise",
+           "gradient_flow.spectral_norm", "gradient_flow.real_part"]
 
 
 def test_each_covered_mistake_has_two_variants_and_the_right_folders_exist():
