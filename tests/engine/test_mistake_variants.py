@@ -83,7 +83,8 @@ COVERED = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation",
            "masking.padding_state", "tinyrnn.grads_clipped_in_loss", "tinyrnn.h0_overwritten",
            "tinyrnn.grads_of_sum", "forward.state_not_carried", "forward.ignores_h0", "readout.wrong_axis",
            "masking.mean_over_padding", "masking.inclusive_mask", "clipping.per_tensor", "clipping.elementwise",
-           "gradient_flow.spectral_norm", "gradient_flow.real_part"]
+           "gradient_flow.spectral_norm", "gradient_flow.real_part", "bptt.no_tanh_derivative",
+           "bptt.no_recurrent_grad", "bptt.last_step_only", "bptt.uses_current_state"]
 
 
 def test_each_covered_mistake_has_two_variants_and_the_right_folders_exist():
