@@ -84,7 +84,8 @@ COVERED = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation",
            "tinyrnn.grads_of_sum", "forward.state_not_carried", "forward.ignores_h0", "readout.wrong_axis",
            "masking.mean_over_padding", "masking.inclusive_mask", "clipping.per_tensor", "clipping.elementwise",
            "gradient_flow.spectral_norm", "gradient_flow.real_part", "bptt.no_tanh_derivative",
-           "bptt.no_recurrent_grad", "bptt.last_step_only", "bptt.uses_current_state"]
+           "bptt.no_recurrent_grad", "bptt.last_step_only", "bptt.uses_current_state", "birnn.reversed_padding",
+           "birnn.unaligned_backward", "readout.unstable_softmax"]
 
 
 def test_each_covered_mistake_has_two_variants_and_the_right_folders_exist():
