@@ -85,7 +85,19 @@ COVERED = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation",
            "masking.mean_over_padding", "masking.inclusive_mask", "clipping.per_tensor", "clipping.elementwise",
            "gradient_flow.spectral_norm", "gradient_flow.real_part", "bptt.no_tanh_derivative",
            "bptt.no_recurrent_grad", "bptt.last_step_only", "bptt.uses_current_state", "birnn.reversed_padding",
-           "birnn.unaligned_backward", "readout.unstable_softmax"]
+           "birnn.unaligned_backward", "readout.unstable_softmax", "masking.padding_in_loss"]
+
+
+SECTION_3 = ["step.swapped_weights", "step.missing_bias", "step.wrong_activation", "step.transposed_recurrent",
+             "forward.state_not_carried", "forward.ignores_h0", "masking.padding_state", "masking.mean_over_padding",
+             "masking.padding_in_loss", "masking.inclusive_mask", "readout.unstable_softmax", "readout.wrong_axis",
+             "bptt.no_tanh_derivative", "bptt.no_recurrent_grad", "bptt.last_step_only", "bptt.uses_current_state",
+             "clipping.per_tensor", "clipping.elementwise", "gradient_flow.spectral_norm", "gradient_flow.real_part",
+             "birnn.reversed_padding", "birnn.unaligned_backward"]
+
+
+def test_every_mistake_of_the_contract_table_is_covered():
+    assert set(SECTION_3) <= set(COVERED)
 
 
 def test_each_covered_mistake_has_two_variants_and_the_right_folders_exist():
