@@ -96,7 +96,7 @@ class Silence:
         return dict(self.rows).get(func) if self.rows else None
 
     def outputs_of(self, func: str) -> tuple:
-        return dict(self.outputs).get(func, ())
+        return dict(self.outputs).get(func, ()) if self.outputs else ()
 
     def concerns(self, func: str) -> bool:
         """Whether some rows or outputs of ``func``'s results are declared silent."""
