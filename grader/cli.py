@@ -420,7 +420,8 @@ def release(out, course_dir, grader_requirement, roster=None):
     course = open_course(course_dir)
     if roster is not None:
         from grader.secret import course_secret
-        from grader.variants import read_roster, write_kits
+        from grader.release import write_kits
+        from grader.variants import read_roster
 
         students = read_roster(roster)
         written = write_kits(course, out, students, course_secret(course), grader_requirement=grader_requirement)

@@ -20,6 +20,7 @@ import yaml
 from grader.checks import Registry
 from grader.declared_checks import combined_builder, declared_check
 from grader.equation_spec import SpecError, compile_spec
+from grader.course_cache import LineDict, cached_parse
 from grader.errors import CourseError
 from grader.i18n import LANGUAGES, add_course_messages
 
@@ -196,13 +197,9 @@ class Course:
 
 # ---------------------------------------------------------------- YAML with line numbers
 
-class _LineDict(dict):
-    line = 0
-
-
 class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):   # libyaml when there: 10x faster
     def construct_mapping(self, node, deep=False):
-        mapping = _LineDict(super().construct_mapping(node, deep=deep))
+        mapping = LineDict(super().construct_mapping(node, deep=deep))
         mapping.line = node.start_mark.line + 1
         return mapping
 
@@ -211,8 +208,6 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _Lin
 
 
 def load_yaml(path: Path):
-    from grader.course_cache import cached_parse
-
     try:
         with open(path, "rb") as fh:
             data = fh.read()

@@ -29,6 +29,12 @@ MAX_BYTES = 4 << 20     # a course file larger than this is parsed every run, ne
 MAX_DEPTH = 64
 
 
+class LineDict(dict):
+    """A YAML mapping with the line it starts on (grader/course.py names its errors by line)."""
+
+    line = 0
+
+
 class _Invalid(Exception):
     pass
 
@@ -45,8 +51,6 @@ def _key(data: bytes) -> str:
 
 def encode(value, depth: int = 0):
     """``value`` as JSON-ready plain data; _Invalid when it holds anything else (a date, a set)."""
-    from grader.course import _LineDict
-
     if depth > MAX_DEPTH:
         raise _Invalid("too deep")
     kind = type(value)
@@ -54,22 +58,20 @@ def encode(value, depth: int = 0):
         return value
     if kind is list:
         return ["l", [encode(item, depth + 1) for item in value]]
-    if kind in (dict, _LineDict):
+    if kind in (dict, LineDict):
         keys, values = [], []
         for k, v in value.items():
             if type(k) not in (str, int, float, bool) and k is not None:
                 raise _Invalid("a key that is not a scalar")
             keys.append(k)
             values.append(encode(v, depth + 1))
-        line = value.line if kind is _LineDict else None
+        line = value.line if kind is LineDict else None
         return ["d", line, keys, values]
     raise _Invalid(f"a {kind.__name__}")
 
 
 def decode(data, depth: int = 0):
     """What :func:`encode` gave, rebuilt; _Invalid on anything it could not have given."""
-    from grader.course import _LineDict
-
     if depth > MAX_DEPTH:
         raise _Invalid("too deep")
     kind = type(data)
@@ -90,7 +92,7 @@ def decode(data, depth: int = 0):
             return {k: decode(v, depth + 1) for k, v in zip(keys, values)}
         if type(line) is not int or line < 0:
             raise _Invalid("a bad line")
-        mapping = _LineDict((k, decode(v, depth + 1)) for k, v in zip(keys, values))
+        mapping = LineDict((k, decode(v, depth + 1)) for k, v in zip(keys, values))
         mapping.line = line
         return mapping
     raise _Invalid("an unknown node")

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import BadInput
+from grader.times import parse_time
 
 UNITS = {"hour": 3600, "day": 86400}
 _UNIT_WORDS = {"h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour",
@@ -93,8 +94,6 @@ def parse_policy(text: str) -> LatePolicy:
 
 def parse_deadline(text: str, what: str = "--deadline") -> _dt.datetime:
     """An ISO 8601 time with its UTC offset."""
-    from grader.lms_layouts import parse_time
-
     iso = parse_time(text)
     if iso is None:
         raise BadInput(f"{what} {text!r}: not an ISO 8601 time (like 2026-12-10T23:59+08:00)")
@@ -137,8 +136,6 @@ def read_csv_rows(path: Path, columns: tuple[str, str], what: str) -> list[tuple
 
 def read_submitted_at(path: Path) -> dict[str, str]:
     """``--submitted-at FILE``: student -> ISO time, each checked (columns ``student,time``)."""
-    from grader.lms_layouts import parse_time
-
     times = {}
     for student, value in read_csv_rows(path, ("student", "time"), "--submitted-at"):
         iso = parse_time(value)

@@ -48,6 +48,7 @@ import yaml
 from grader.errors import BadInput
 from grader.i18n import Message
 from grader.submission_notes import note
+from grader.times import parse_time
 
 LAYOUTS = ("auto", "canvas", "moodle", "gradescope", "classroom", "nbgrader", "folders")
 GRADABLE = (".py", ".ipynb", ".zip")
@@ -127,21 +128,6 @@ def _unmatched_reason(relative: str, path: Path, why: str) -> str:
         from grader.gradebook import SYSTEM_ENTRY
         return SYSTEM_ENTRY
     return why
-
-
-def parse_time(text: str) -> str | None:
-    """An ISO 8601 time (a space instead of ``T``, a trailing ``UTC``/``Z`` zone, more than six
-    digits of fraction accepted), or None. nbgrader writes ``2023-02-01 10:11:12.123456 UTC``."""
-    text = " ".join(str(text).split())
-    if not text:
-        return None
-    text = re.sub(r"\s*(UTC|GMT|Z)$", "+00:00", text)
-    text = re.sub(r"(\.\d{6})\d+", r"\1", text)
-    text = re.sub(r"\s+([+-]\d\d:?\d\d)$", r"\1", text)
-    try:
-        return _dt.datetime.fromisoformat(text).isoformat()
-    except ValueError:
-        return None
 
 
 def _time_precision(raw: str) -> str:

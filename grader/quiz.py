@@ -547,7 +547,7 @@ def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
 
     from grader.variants import variant_key
 
-    key = variant_key(exercise, key)     # a variant question's answer: the graded student's own
+    key = variant_key(exercise, key, grade_answer)     # a variant question's answer: the student's own
     problems = wrong_answer_problems(exercise, key)
     if problems:
         raise CourseError(problems[0])

@@ -218,3 +218,22 @@ Total / 总分: {course.max_score:g}
 
 {statements}
 """
+
+
+def write_kits(course, out: Path, roster: list[str], secret: bytes, grader_requirement=None) -> list[Path]:
+    """One kit per student of ``roster`` in ``out/<student>/``, each with their own question texts;
+    the student wheel is built once and copied into each."""
+    from grader.variants import personalised
+
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise BadInput(f"{out} exists and is not empty; choose a new folder for the kits")
+    written: list[Path] = []
+    wheel = None
+    for student in roster:
+        kit = write_kit(personalised(course, student, secret), out / student, grader_requirement=grader_requirement,
+                        wheel=wheel)
+        written += kit
+        if wheel is None and grader_requirement is None:
+            wheel = next(p for p in kit if p.parent.name == WHEELS_FOLDER)
+    return written

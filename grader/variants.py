@@ -137,12 +137,13 @@ def values_of(spec, student: str | None, secret: bytes | None) -> dict:
     return draw(secret, student, spec.id, question["params"])
 
 
-def variant_key(exercise, key: dict) -> dict:
+def variant_key(exercise, key: dict, grade_answer) -> dict:
     """The answer key as the student being graded sees it: each variant question's answer
-    computed from their values; without a student, ``key`` as it is."""
+    computed from their values; without a student, ``key`` as it is (checked against the
+    defaults with ``grade_answer``, grader/quiz.py's, which imports this module)."""
     student, secret = _ACTIVE["student"], _ACTIVE["secret"]
     if student is None or secret is None:
-        check_defaults(exercise, key)
+        check_defaults(exercise, key, grade_answer)
         return key
     changed = dict(key)
     for spec in exercise.checks:
@@ -152,12 +153,10 @@ def variant_key(exercise, key: dict) -> dict:
     return changed
 
 
-def check_defaults(exercise, key: dict) -> None:
+def check_defaults(exercise, key: dict, grade_answer) -> None:
     """A variant question's course errors, found by ``grade validate`` and ``grade check``: parameters
     that cannot be drawn, an answer that is no expression over them, or an answer key that is not
-    the answer of ``defaults``."""
-    from grader.quiz import grade_answer
-
+    the answer of ``defaults`` (as ``grade_answer`` grades it)."""
     for spec in exercise.checks:
         question = spec.question or {}
         if not isinstance(question.get("params"), dict):
@@ -218,22 +217,3 @@ def read_roster(path: Path) -> list[str]:
     if bad:
         raise BadInput(f"--roster {path}: {bad[0]!r} cannot name a kit folder")
     return ids
-
-
-def write_kits(course, out: Path, roster: list[str], secret: bytes, grader_requirement=None) -> list[Path]:
-    """One kit per student of ``roster`` in ``out/<student>/``, each with their own question texts;
-    the student wheel is built once and copied into each."""
-    from grader.release import WHEELS_FOLDER, write_kit
-
-    out = Path(out)
-    if out.exists() and any(out.iterdir()):
-        raise BadInput(f"{out} exists and is not empty; choose a new folder for the kits")
-    written: list[Path] = []
-    wheel = None
-    for student in roster:
-        kit = write_kit(personalised(course, student, secret), out / student, grader_requirement=grader_requirement,
-                        wheel=wheel)
-        written += kit
-        if wheel is None and grader_requirement is None:
-            wheel = next(p for p in kit if p.parent.name == WHEELS_FOLDER)
-    return written

@@ -12,7 +12,8 @@ import pytest
 from conftest import ROOT
 
 import grader.seccomp_filter as seccomp
-from grader.course import _LineDict, bundled_course_root, load_course, load_yaml
+from grader.course import bundled_course_root, load_course, load_yaml
+from grader.course_cache import LineDict
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def test_a_kept_parse_is_the_parse_with_its_lines_and_types(cache, tmp_path):
     kept = list(cache.glob("yaml-*.json"))
     assert len(kept) == 1
     second = load_yaml(path)                      # read back from the cache
-    assert same(first, second) and isinstance(second, _LineDict) and second.line == 1
+    assert same(first, second) and isinstance(second, LineDict) and second.line == 1
     assert second["b"][3].line == 6 and type(second["b"][0]) is float and second["b"][1] is True
     assert stat.S_IMODE(kept[0].stat().st_mode) == 0o600 and stat.S_IMODE(cache.stat().st_mode) == 0o700
 
