@@ -2,6 +2,10 @@
 
 Exit codes: 0 every check passed / the command did its job; 1 graded, some
 check failed; 2 bad input or usage (one line on stderr); 3 internal error.
+
+Why one file of this size: it is the whole command line in one place, one click command per
+subcommand with its options and help, each handing its work to the module that does it, so
+the options a user reads together are written together.
 """
 
 from __future__ import annotations

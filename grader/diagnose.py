@@ -15,6 +15,10 @@ learnt that sign from a name. A mistake whose catalogue entry sets
 ``hidden_evidence`` (only a hidden check shows it) is named from the hidden
 checks' calls too, but for the instructor only (:meth:`Diagnoser.diagnose_hidden`,
 ``ExerciseResult.hidden_diagnoses``, which no student report renders).
+
+Why one file of this size: the naming rule is one algorithm over one replay: matching the
+student's outcomes to each mistake's (its implementations, where it is silent, two mistakes at
+once), pruning, and the evidence shown all read the same memoised outcomes.
 """
 
 from __future__ import annotations
