@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
 
-from grader.tier_cache import cache_dir
+from grader.tier_cache import cache_dir, store_json
 
 VERSION = b"course-yaml-1"
 MAX_BYTES = 4 << 20     # a course file larger than this is parsed every run, never kept
@@ -115,20 +112,5 @@ def cached_parse(data: bytes, parse):
         encoded = encode(value)
     except _Invalid:
         return value
-    _store(path, encoded)
+    store_json(path, encoded)
     return value
-
-
-def _store(path: Path, data) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".yaml-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, separators=(",", ":"))
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        pass   # a read-only home: the next run parses again

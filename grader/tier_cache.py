@@ -71,21 +71,24 @@ def cached_indexes(key: str, draw) -> list[tuple[int, ...]]:
             pass
     indexes = [tuple(int(i) for i in row) for row in draw()]
     if path is not None:
-        _store(path, [list(row) for row in indexes])
+        store_json(path, [list(row) for row in indexes])
     return indexes
 
 
-def _store(path: Path, data) -> None:
-    """Written whole or not at all: a run reading it while another writes sees the old file or none."""
+def store_json(path: Path, data) -> None:
+    """``data`` kept as JSON in the cache folder, written whole or not at all: a run reading it
+    while another writes sees the old file or none. Made by ``mkstemp`` in a 0700 folder, so its
+    owner's alone (a submission's uid in the confined fallback reads nothing of it). Nothing is
+    kept where the folder cannot be written (a read-only home): the next run computes again."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".drawn-", suffix=".tmp")
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".kept-", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh)
+                json.dump(data, fh, separators=(",", ":"))
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError:
-        pass   # a read-only home: the next run draws again
+        pass
