@@ -11,7 +11,7 @@ printed output or an exception's message is never markup.
 from __future__ import annotations
 
 from grader.report import render_view
-from grader.report.html import _check, _mark, esc
+from grader.report.html import _mark, esc, exercise_body
 from grader.view import SubmissionView, points
 
 BLOCK = "grader-check"
@@ -58,29 +58,9 @@ def html_block(view: SubmissionView, lines: list[str]) -> str:
                 continue
             parts.append(f"<div class='gc-head'>{_mark(False)} <code>{esc(exercise.id)}</code> "
                          f"{esc(exercise.title)}: {esc(exercise.points)}</div>")
-        parts += _exercise(exercise, view, every_check=len(view.exercises) == 1)
+        parts += exercise_body(exercise, view, exercise.checks if len(view.exercises) == 1 else exercise.failing)
     parts.append("</div>")
     return "\n".join(parts) + "\n"
-
-
-def _exercise(exercise, view: SubmissionView, every_check: bool) -> list[str]:
-    parts = [f"<p class='note'>{esc(note)}</p>" for note in exercise.notes]
-    if exercise.problem:
-        parts.append(f"<p><strong>{esc(view.label('report.problem'))}:</strong> "
-                     f"<span class='message'>{esc(exercise.problem)}</span></p>")
-    shown = exercise.checks if every_check else exercise.failing
-    if shown:
-        parts.append("<ul>" + "".join(_check(c, view, not exercise.problem) for c in shown) + "</ul>")
-    for diagnosis in exercise.diagnoses:
-        parts.append(f"<div class='diagnosis'><strong>{esc(view.label('report.diagnosis'))}</strong> "
-                     f"<code>{esc(diagnosis.id)}</code>: <strong>{esc(diagnosis.title)}</strong><br>"
-                     f"{esc(diagnosis.explanation)}"
-                     + (f"<br><span class='hint'>{esc(view.label('report.hint'))}: {esc(diagnosis.hint)}</span>"
-                        if diagnosis.hint else "") + "</div>")
-    excerpt = exercise.output_excerpt()
-    if excerpt:
-        parts.append(f"<details><summary>{esc(view.label('report.output'))}</summary><pre>{esc(excerpt)}</pre></details>")
-    return parts
 
 
 def text_block(view: SubmissionView, lines: list[str]) -> str:

@@ -57,16 +57,24 @@ def render_html(view: SubmissionView, title: str = "") -> str:
 
 
 def _exercise(exercise: ExerciseView, view: SubmissionView) -> list[str]:
-    parts = [f"<h2>{_mark(False)} <code>{esc(exercise.id)}</code> {esc(exercise.title)}: {esc(exercise.points)}</h2>"]
-    parts += [f"<p class='note'>{esc(note)}</p>" for note in exercise.notes]
+    heading = f"<h2>{_mark(False)} <code>{esc(exercise.id)}</code> {esc(exercise.title)}: {esc(exercise.points)}</h2>"
+    return [heading] + exercise_body(exercise, view, exercise.failing)
+
+
+def exercise_body(exercise: ExerciseView, view: SubmissionView, checks) -> list[str]:
+    """One exercise under its heading: notes, its problem, ``checks``, named mistakes and output
+    (the feedback page shows the failing checks; the in-notebook check, grader/jupyter_view.py,
+    every check of a lone exercise)."""
+    parts = [f"<p class='note'>{esc(note)}</p>" for note in exercise.notes]
     if exercise.problem:
         parts.append(f"<p><strong>{esc(view.label('report.problem'))}:</strong> "
                      f"<span class='message'>{esc(exercise.problem)}</span></p>")
-    if exercise.failing:
-        parts.append("<ul>" + "".join(_check(c, view, not exercise.problem) for c in exercise.failing) + "</ul>")
+    if checks:
+        parts.append("<ul>" + "".join(_check(c, view, not exercise.problem) for c in checks) + "</ul>")
     for diagnosis in exercise.diagnoses:
-        parts.append(f"<p><strong>{esc(view.label('report.diagnosis'))}</strong> <code>{esc(diagnosis.id)}</code>: "
-                     f"<strong>{esc(diagnosis.title)}</strong><br>{esc(diagnosis.explanation)}"
+        parts.append(f"<p class='diagnosis'><strong>{esc(view.label('report.diagnosis'))}</strong> "
+                     f"<code>{esc(diagnosis.id)}</code>: <strong>{esc(diagnosis.title)}</strong><br>"
+                     f"{esc(diagnosis.explanation)}"
                      + (f"<br><span class='hint'>{esc(view.label('report.hint'))}: {esc(diagnosis.hint)}</span>"
                         if diagnosis.hint else "") + "</p>")
     excerpt = exercise.output_excerpt()
