@@ -5,7 +5,7 @@ each laid out as a student folder) and prints, with the default settings
 (counterexample search on) unless a row says otherwise, submissions per second for:
 
   * `grade class` with 2 jobs on a machine that has not kept hypothesis's drawn cases
-    yet (the first run; grader/tier_cache.py), then again (every later run: the
+    yet (the first run; grader/grading/tier_cache.py), then again (every later run: the
     default path), with 1 job, and with 2 jobs and --no-counterexamples (sandboxed,
     fresh gradebook, end to end);
   * one `grade check` process per submission (the first submissions of the shuffled
@@ -42,11 +42,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader.course import bundled_course_root, load_course  # noqa: E402
-from grader.modules import ModuleSet  # noqa: E402
-from grader.runner import CallResult, StudentError  # noqa: E402
-from grader.sandbox import Isolation  # noqa: E402
-from grader.validate import mistake_folder, reference_folder  # noqa: E402
+from grader.course.loader import bundled_course_root, load_course  # noqa: E402
+from grader.course.modules import ModuleSet  # noqa: E402
+from grader.sandbox.client import CallResult, StudentError  # noqa: E402
+from grader.sandbox.isolation import Isolation  # noqa: E402
+from grader.grading.validate import mistake_folder, reference_folder  # noqa: E402
 
 
 # ---------------------------------------------------------------- synthetic class
@@ -151,8 +151,8 @@ class InProcessWorker:
 
 def floor_rate(cls: Path) -> float:
     """The defaults (counterexamples included), with the student's functions called in this process."""
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     course = load_course(bundled_course_root())
     entries = sorted(cls.iterdir())
@@ -230,8 +230,8 @@ def check_grading_seconds(cls: Path, sample: int, cache: Path | None) -> tuple[f
 def lone_check(entry: Path, reference: Path) -> float:
     """In this process: a fresh grader's start-up (grading the reference), then the seconds it
     spends grading ``entry``."""
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     with tempfile.TemporaryDirectory() as tmp, Grader(load_course(bundled_course_root())) as g:
         g.grade(load_submission(reference, Path(tmp) / "reference"))   # start-up

@@ -30,9 +30,9 @@ def cli_seconds(extra: list[str]) -> float:
 
 
 def warm_seconds(isolation: str, runs: int) -> tuple[float, str]:
-    from grader.course import bundled_course_root, load_course
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     course = load_course(bundled_course_root())
     with Grader(course, isolation=isolation) as grader, tempfile.TemporaryDirectory() as tmp:

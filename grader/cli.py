@@ -16,11 +16,11 @@ from pathlib import Path
 
 import click
 
-from grader.course import bundled_course_root, load_course
-from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, BadInput, CourseError, SubmissionError
-from grader.i18n import LANGUAGES, default_language
+from grader.course.loader import bundled_course_root, load_course
+from grader.base.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, BadInput, CourseError, SubmissionError
+from grader.base.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
-from grader.escaping import visible
+from grader.report.escaping import visible
 
 
 def common_options(fn):
@@ -92,10 +92,10 @@ def cli():
 def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples, verbose=False, watch=False,
           watch_interval=0.5):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
-    from grader.engine import Grader
-    from grader.grade_path import grade_path
-    from grader.progress import make_progress
-    from grader.sandbox import closed_files, probe_in_background, students_read_by_permissions
+    from grader.grading.engine import Grader
+    from grader.grading.grade_path import grade_path
+    from grader.classroom.progress import make_progress
+    from grader.sandbox.isolation import closed_files, probe_in_background, students_read_by_permissions
 
     lang = lang or default_language()
     check_output(output)
@@ -122,7 +122,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
             raise BadInput(f"--watch needs a submission folder: {path} is not one")
         import signal
 
-        from grader.watch import watch as watch_folder
+        from grader.kit.watch import watch as watch_folder
 
         def stop(*_):
             raise KeyboardInterrupt
@@ -196,14 +196,14 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     download of Canvas, Moodle, Gradescope, GitHub Classroom or nbgrader) into a gradebook."""
     import tempfile
 
-    from grader.lms_download import Download, describe
-    from grader.lms_layouts import check_layout
+    from grader.classroom.lms_download import Download, describe
+    from grader.classroom.lms_layouts import check_layout
 
     lang = lang or default_language()
     if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
         raise BadInput(f"no such folder or .zip: {directory}")
     layout = check_layout(layout)
-    from grader.staff import StaffOptions
+    from grader.classroom.staff import StaffOptions
     staff = StaffOptions.read(deadline, late_policy, submitted_at, extensions, only_students, roster)
     course = None if dry_run else refuse_early(output, course_dir, only, no_sandbox, scheduler)
     with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
@@ -219,7 +219,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
 
 def refuse_early(output, course_dir, only, no_sandbox, scheduler):
     """What makes ``grade class`` bad input, said before the grouping is printed: the course."""
-    from grader.sandbox import confinement_unavailable
+    from grader.sandbox.isolation import confinement_unavailable
 
     check_output(output)
     course = open_course(course_dir)
@@ -234,9 +234,9 @@ def refuse_early(output, course_dir, only, no_sandbox, scheduler):
 
 def found_entries(download, grouping):
     """The grouped students as grade_class's entries: staged paths, notes, members, what the gradebook keeps."""
-    from grader.classroom import Entry, FoundEntries, readable
-    from grader.gradebook import SubmissionInfo
-    from grader.lms_download import describe
+    from grader.classroom.class_run import Entry, FoundEntries, readable
+    from grader.classroom.gradebook import SubmissionInfo
+    from grader.classroom.lms_download import describe
 
     # names from a folder on disk may hold bytes that are not UTF-8: kept as visible escapes
     entries, skipped, seen = [], [(name, readable(why)) for name, why in grouping.unmatched], {}
@@ -267,18 +267,18 @@ def found_entries(download, grouping):
 def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force, no_sandbox, feedback,
               counterexamples, scheduler, found, staff=None):
     """``grade class`` once the download is grouped: grade ``found`` into the gradebook and report."""
-    from grader.classroom import grade_class
-    from grader.feedback import FeedbackWriter
-    from grader.gradebook import Gradebook
-    from grader.progress import make_progress
-    from grader.sandbox import closed_files, students_read_by_permissions
+    from grader.classroom.class_run import grade_class
+    from grader.classroom.feedback import FeedbackWriter
+    from grader.classroom.gradebook import Gradebook
+    from grader.classroom.progress import make_progress
+    from grader.sandbox.isolation import closed_files, students_read_by_permissions
 
     book_path = gradebook or default_gradebook(directory)
     writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang)
     isolation = "none" if no_sandbox else "sandbox"
     cluster = None
     if scheduler is not None:
-        from grader.cluster import DaskPool
+        from grader.classroom.cluster import DaskPool
         cluster = DaskPool(scheduler, course, only=only, isolation=isolation, counterexamples=counterexamples,
                            feedback=writer)
     if found.shown:
@@ -316,7 +316,7 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     stored result (grader/report/class_formats.py)."""
     from grader.report import WRITERS
     from grader.report.class_formats import ClassView
-    from grader.view import build
+    from grader.report.view import build
 
     wanted = {s for e in run.entries for s in (e.student, *e.members)}
     rows = [row for row in book.latest_scores() if row[0] in wanted]
@@ -328,13 +328,14 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
 
 
 def final_scores(book, wanted: set) -> dict:
-    """student -> final score (grader/late_policy.py) of those a late policy or an adjustment by hand applies to."""
+    """student -> final score (grader/classroom/late_policy.py) of those a late policy or an adjustment
+    by hand applies to."""
     setting = book.late_setting()
     active = bool(setting and setting[1] and setting[1] != "none")
     adjusted = {row.student for row in book.adjustments()}
     if not active and not adjusted:
         return {}
-    from grader.late_policy import finals
+    from grader.classroom.late_policy import finals
 
     result = finals(book, [a for a in book.latest_all() if a.student in wanted and (active or a.student in adjusted)])
     return {student: final.total for student, final in result.items()}
@@ -352,8 +353,8 @@ def final_scores(book, wanted: set) -> dict:
                    "(\"Homework 3 (12345)\"); default \"Autograded\", a new assignment.")
 def export(csv_path, gradebook, lms, assignment):
     """Export the latest grade of every student as CSV (with --lms: that LMS's grade import)."""
-    from grader.export import write_csv, write_lms_csv
-    from grader.gradebook import Gradebook
+    from grader.classroom.export import write_csv, write_lms_csv
+    from grader.classroom.gradebook import Gradebook
 
     path = gradebook or find_gradebook()
     if not path.is_file():
@@ -384,9 +385,9 @@ def find_gradebook() -> Path:
 @click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 def list_exercises(lang, course_dir):
     """List the exercises and their points."""
-    from grader.i18n import display_width, pad, text
-    from grader.view import points
-    from grader.i18n import render as msg
+    from grader.base.i18n import display_width, pad, text
+    from grader.report.view import points
+    from grader.base.i18n import render as msg
 
     lang = lang or default_language()
     course = open_course(course_dir)
@@ -419,13 +420,13 @@ def list_exercises(lang, course_dir):
 def release(out, course_dir, grader_requirement, roster=None):
     """Write the student kit to OUT: stubs, answers template, notebook, instructions, and the
     grader's student wheel (no solutions, mistakes or answer key) the kit installs."""
-    from grader.release import write_kit
+    from grader.kit.release import write_kit
 
     course = open_course(course_dir)
     if roster is not None:
-        from grader.secret import course_secret
-        from grader.release import write_kits
-        from grader.variants import read_roster
+        from grader.course.secret import course_secret
+        from grader.kit.release import write_kits
+        from grader.quiz.variants import read_roster
 
         students = read_roster(roster)
         written = write_kits(course, out, students, course_secret(course), grader_requirement=grader_requirement)
@@ -441,7 +442,7 @@ def release(out, course_dir, grader_requirement, roster=None):
 @click.option("--only", multiple=True, metavar="ID", help="Validate only this exercise (repeatable).")
 def validate(course_dir, lang, only):
     """Self-check the course: references full marks, stubs zero, every mistake caught and named."""
-    from grader.validate import validate_course
+    from grader.grading.validate import validate_course
 
     course = open_course(course_dir)
     course.select(only)
@@ -460,10 +461,10 @@ def validate(course_dir, lang, only):
               help="The course whose catalogues name the mistakes (default: the bundled course).")
 def class_report(gradebook, output, lang, course_dir):
     """Write one static HTML page about the class: scores, exercises, checks, mistakes, runs."""
-    from grader.class_page import render_html
-    from grader.class_report import DEFAULT_NAME, collect
-    from grader.gradebook import Gradebook
-    from grader.i18n import render as msg
+    from grader.classroom.class_page import render_html
+    from grader.classroom.class_report import DEFAULT_NAME, collect
+    from grader.classroom.gradebook import Gradebook
+    from grader.base.i18n import render as msg
 
     lang = lang or default_language()
     path = gradebook or find_gradebook()
@@ -495,8 +496,8 @@ def class_report(gradebook, output, lang, course_dir):
               help="Language of the feedback students see on Gradescope.")
 def gradescope_bundle(out, course_dir, lang):
     """Write Gradescope's autograder zip: setup.sh, run_autograder and the grader's wheel."""
-    from grader.bundle import build_bundle
-    from grader.i18n import render as msg
+    from grader.kit.gradescope_bundle import build_bundle
+    from grader.base.i18n import render as msg
 
     if course_dir is not None:
         open_course(course_dir)          # a broken course is bad input now, not on Gradescope
@@ -516,7 +517,7 @@ def gradescope_bundle(out, course_dir, lang):
               help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
 def adjust(student, exercise, points_, set_to, reason, by, list_, gradebook):
     """Adjust a student's exercise score by hand (kept across regrades, shown wherever the score is)."""
-    from grader.staff_cli import adjust_command
+    from grader.classroom.staff_cli import adjust_command
 
     path = gradebook or find_gradebook()
     if not path.is_file():
@@ -542,7 +543,7 @@ def similarity(directory, csv_path, html_path, course_dir, ignore, threshold, to
     """Rank pairs of submissions by how alike their code is, file by file (it flags, never changes a mark).
 
     Needs the similarity extra (copydetect): pip install 'rnn-grader[similarity]'."""
-    from grader.similarity import require_copydetect, run_similarity
+    from grader.classroom.similarity import require_copydetect, run_similarity
 
     require_copydetect()      # without the extra: one line naming it, exit 2
     if not directory.is_dir():

@@ -17,16 +17,17 @@ import pytest
 import yaml
 
 os.environ.setdefault("GRADER_STRICT", "1")   # a broken check raises in tests instead of failing quietly
-# Hidden checks draw their inputs from the course secret (grader/secret.py): one fixed secret keeps the
+# Hidden checks draw their inputs from the course secret (grader/course/secret.py): one fixed secret keeps the
 # tests deterministic and writes nothing into the config folder. tests/sandbox/test_redteam_hidden.py varies it.
 os.environ.setdefault("GRADER_SECRET", "the-test-suite-course-secret-0123456789abcdef")
-# Drawn counterexample cases are kept between runs (grader/tier_cache.py): the tests keep theirs to
+# Drawn counterexample cases are kept between runs (grader/grading/tier_cache.py): the tests keep theirs to
 # themselves, not in the user's cache folder.
 os.environ.setdefault("GRADER_CACHE_DIR", tempfile.mkdtemp(prefix="grader-test-cache-"))
 
-from grader.course import bundled_course_root, load_course  # noqa: E402
-from grader.engine import Grader  # noqa: E402
-from grader.submission import load_submission  # noqa: E402
+from grader.course.loader import bundled_course_root, load_course  # noqa: E402
+from grader.grading.engine import Grader  # noqa: E402
+from grader.submission.load import load_submission  # noqa: E402
+from grader.report import check_message
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "solutions" / "reference"
@@ -121,7 +122,7 @@ def exercise_report(ex) -> str:
         lines.append("problem: " + ex.problem.render("en"))
     for c in ex.checks:
         if not c.passed:
-            lines.append(f"  FAILED {c.name}: {c.rendered('en')}")
+            lines.append(f"  FAILED {c.name}: {check_message(c, 'en')}")
             if c.hidden and c.message is not None:
                 lines.append(f"    (hidden check's message: {c.message.render('en')})")
     return "\n".join(lines)

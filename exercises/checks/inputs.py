@@ -1,7 +1,7 @@
 """The RNN course's inputs for the counterexample search, one builder per function.
 
 Each builder draws a small case (sizes 1 to 3, friendly values such as 0, 1, -1,
-0.5) through grader/choices.py, whose first option of every choice is the
+0.5) through grader/checks/choices.py, whose first option of every choice is the
 simplest: dimensions start at their smallest, values at 0.0, optional arguments
 left out. The ladder and the shrinking of a counterexample follow from that.
 ``ARG_NAMES`` and ``RESULT_NAMES`` name arguments and results in the message.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case
-from grader.choices import booleans, builder, integers, lists, sampled_from
+from grader.checks.choices import booleans, builder, integers, lists, sampled_from
 
 VALUES = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0)   # shrinks towards 0.0, reads well
 

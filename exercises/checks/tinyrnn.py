@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import Case, Fail, check, describe_case
-from grader.choices import builder, integers, lists, sampled_from
-from grader.compare import same
+from grader.checks.choices import builder, integers, lists, sampled_from
+from grader.checks.compare import same
 from . import data as D
 from .inputs import VALUES, maybe_h0
 

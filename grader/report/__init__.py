@@ -1,4 +1,6 @@
-"""Reports: one writer per output format, each a thin function of the view (grader/view.py).
+"""Reports: the results model (``results``, the one type between grading and every output),
+the one view built from it (``view``), the rule for showing student text (``escaping``) and
+one writer per format, each a thin function of the view. May import: ``grader.base``.
 
 :data:`WRITERS` is the one table of formats: for each, how one submission is written and
 how a class is (``grade class --format``). ``render(result, fmt, lang, color)`` builds the
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader.view import SubmissionView, build
+from grader.report.view import SubmissionView, build
 
 
 @dataclass(frozen=True)
@@ -96,3 +98,19 @@ def write_atomically(path: Path, content: str) -> None:
         except OSError:
             pass
         raise
+
+
+def check_message(check, lang: str) -> str:
+    """The message a report shows for one check (the view decides it)."""
+    from grader.report.view import check_view
+    return check_view(check, lang).message
+
+
+def json_data(graded, lang: str) -> dict:
+    """`grade check --format json`'s object for a whole result, or one check's part of it, in ``lang``."""
+    from grader.report.json_report import check_data, report_data
+    from grader.report.results import CheckResult
+    from grader.report.view import check_view
+    if isinstance(graded, CheckResult):
+        return check_data(check_view(graded, lang))
+    return report_data(build(graded, lang))

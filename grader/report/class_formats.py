@@ -1,7 +1,7 @@
 """`grade class --format ...`: a class written in each format, from each student's view.
 
 A :class:`ClassView` lists every student's latest attempt (name and points) and loads a
-student's view (grader/view.py) only when a writer reaches them, from the language-neutral
+student's view (grader/report/view.py) only when a writer reaches them, from the language-neutral
 result the gradebook stores, so a class of thousands is never held whole.
 
   * text: one line per student (with the final score beside the graded one where a late policy
@@ -18,9 +18,9 @@ import json as _json
 from dataclasses import dataclass, field
 from typing import Callable
 
-from grader.escaping import one_line
-from grader.i18n import Message, display_width
-from grader.view import SubmissionView, points
+from grader.report.escaping import one_line
+from grader.base.i18n import Message, display_width
+from grader.report.view import SubmissionView, points
 
 
 @dataclass

@@ -22,9 +22,9 @@ would show that input in it.
 
 from __future__ import annotations
 
-from grader.escaping import visible
+from grader.report.escaping import visible
 from grader.report.json_report import dumps
-from grader.view import CheckView, ExerciseView, SubmissionView, number
+from grader.report.view import CheckView, ExerciseView, SubmissionView, number
 
 HIDDEN_VISIBILITY = "visible"   # a hidden check shows pass/fail and points only; its message is never included
 MESSAGE_SHOWN = 4000

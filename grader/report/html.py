@@ -4,7 +4,7 @@ The same parts as the Markdown report (total, notes, a table of exercises, then 
 exercise that lost points: failing checks with message, counterexample and hint, the
 known mistakes, what the code printed), as real HTML. One inline style sheet, no
 script, nothing fetched, and the page says so to the browser: a Content-Security-Policy as
-strict as the class report's (grader/class_page.py), so even markup that slipped through would
+strict as the class report's (grader/classroom/class_page.py), so even markup that slipped through would
 run no script and fetch nothing (issue 41). Every text is escaped (visible escapes for control
 characters, then HTML entities): no student text is ever markup.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import html
 
-from grader.escaping import visible
-from grader.view import CheckView, ExerciseView, SubmissionView
+from grader.report.escaping import visible
+from grader.report.view import CheckView, ExerciseView, SubmissionView
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -63,7 +63,7 @@ def _exercise(exercise: ExerciseView, view: SubmissionView) -> list[str]:
 
 def exercise_body(exercise: ExerciseView, view: SubmissionView, checks) -> list[str]:
     """One exercise under its heading: notes, its problem, ``checks``, named mistakes and output
-    (the feedback page shows the failing checks; the in-notebook check, grader/jupyter_view.py,
+    (the feedback page shows the failing checks; the in-notebook check, grader/jupyter/view.py,
     every check of a lone exercise)."""
     parts = [f"<p class='note'>{esc(note)}</p>" for note in exercise.notes]
     if exercise.problem:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from grader.view import SubmissionView, number
+from grader.report.view import SubmissionView, number
 
 
 def report_data(view: SubmissionView) -> dict:

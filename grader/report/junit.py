@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from grader.escaping import visible
-from grader.view import OUTPUT_KEPT, CheckView, ExerciseView, SubmissionView, points
+from grader.report.escaping import visible
+from grader.report.view import OUTPUT_KEPT, CheckView, ExerciseView, SubmissionView, points
 
 NO_TIME = "0"         # the attribute CI readers expect, with no measurement in it (see above)
 

@@ -12,8 +12,8 @@ nothing in them can open a tag, a code span, a link, a table cell or a heading.
 
 from __future__ import annotations
 
-from grader.escaping import visible
-from grader.view import CheckView, ExerciseView, SubmissionView
+from grader.report.escaping import visible
+from grader.report.view import CheckView, ExerciseView, SubmissionView
 
 MESSAGE_SHOWN = 2000    # characters of one message (student exception texts can be long)
 
@@ -94,7 +94,7 @@ def _check(check: CheckView, view: SubmissionView, show_message: bool) -> str:
     if check.title:
         item += f" · {inline(check.title)}"
     if check.hidden and not check.revealed:
-        # pass/fail only: not even the generic text a hidden check has (grader/view.py)
+        # pass/fail only: not even the generic text a hidden check has (grader/report/view.py)
         return item + f" · {inline(view.label('report.' + check.status))}"
     if not show_message:
         return item

@@ -1,7 +1,7 @@
 """The human report: readable in a terminal (coloured there) or a file.
 
 Messages quote student values (dict keys, exception texts, file names), so every text
-goes through :func:`~grader.escaping.visible`: control characters arrive as escapes such
+goes through :func:`~grader.report.escaping.visible`: control characters arrive as escapes such
 as ``\\x1b``, never as terminal commands (rich passes them through as they are).
 """
 
@@ -12,8 +12,8 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from grader.escaping import visible
-from grader.view import OUTPUT_LINES, UNANSWERED, CheckView, ExerciseView, SubmissionView, points
+from grader.report.escaping import visible
+from grader.report.view import OUTPUT_LINES, UNANSWERED, CheckView, ExerciseView, SubmissionView, points
 
 
 def render_text(view: SubmissionView, color: bool = False, verbose: bool = False) -> str:

@@ -11,8 +11,8 @@ import sqlite3
 import pytest
 
 from conftest import ROOT, run_grade as run
-from grader.gradebook import SCHEMA, SCHEMA_VERSION, Gradebook
-from grader.sandbox import bwrap_path
+from grader.classroom.gradebook import SCHEMA, SCHEMA_VERSION, Gradebook
+from grader.sandbox.isolation import bwrap_path
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -74,7 +74,7 @@ def test_adjustments_survive_a_forced_regrade_and_show_everywhere(graded, tmp_pa
     assert code == 0, err
     assert "手动调整" in report.read_text()
 
-    # an LMS import receives the final score (grader/export.py: final_score)
+    # an LMS import receives the final score (grader/classroom/export.py: final_score)
     code, _, err = run("export", "--csv", tmp_path / "canvas.csv", "--gradebook", book, "--lms", "canvas")
     assert code == 0, err
     with open(tmp_path / "canvas.csv", encoding="utf-8-sig") as fh:

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-import grader.bundle
+import grader.kit.gradescope_bundle
 from conftest import ROOT, copy_reference
 from grader.cli import main
-from grader.release import WORKFLOW_PATH, write_kit
+from grader.kit.release import WORKFLOW_PATH, write_kit
 
 GRADESCOPE_KEYS = {"score", "output", "visibility", "stdout_visibility", "tests"}
 TEST_KEYS = {"name", "score", "max_score", "status", "output", "visibility"}
@@ -106,7 +106,7 @@ def test_the_zip_has_gradescope_layout(bundle):
         subprocess.run(["bash", "-n"], input=script, text=True, check=True)
     # the wheel grades on its own: the course and the new modules travel inside it
     assert "grader/_course/solutions/reference/rnn_step.py" in wheel_names
-    assert "grader/templates/gradescope/run_autograder" in wheel_names
+    assert "grader/kit/templates/gradescope/run_autograder" in wheel_names
 
 
 def test_the_bundle_brings_its_own_secret_for_hidden_inputs(bundle, autograder):
@@ -161,7 +161,7 @@ def test_run_autograder_always_exits_zero_and_explains(autograder):
 def test_run_autograder_without_bubblewrap_grades_confined(autograder, tmp_path):
     """No bwrap on the PATH (as in Gradescope's containers): the grader's fallback confines
     student code, the report says which, and the bundle's source is closed to others."""
-    from grader.sandbox import fallback_isolation
+    from grader.sandbox.isolation import fallback_isolation
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -191,7 +191,7 @@ def test_bundle_with_a_course_packs_it(tmp_path, monkeypatch):
         wheel.write_bytes(b"wheel")
         return wheel
 
-    monkeypatch.setattr(grader.bundle, "build_wheel", fake_wheel)
+    monkeypatch.setattr(grader.kit.gradescope_bundle, "build_wheel", fake_wheel)
     out = tmp_path / "ag.zip"
     assert main(["gradescope-bundle", str(out), "--course", str(ROOT), "--lang", "zh"]) == 0
     with zipfile.ZipFile(out) as zf:
@@ -220,7 +220,7 @@ def test_bundle_from_a_plain_install_ships_the_installed_grader(tmp_path):
         (info / name).write_text(dist.read_text(name), encoding="utf-8")
     (info / "RECORD").write_text("", encoding="utf-8")
     out = tmp_path / "ag.zip"
-    script = ("import sys; sys.path.insert(0, sys.argv[1]); import grader.bundle as b;"
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import grader.kit.gradescope_bundle as b;"
               "assert b.project_root() is None; from grader.cli import main;"
               "sys.exit(main(['gradescope-bundle', sys.argv[2]]))")
     proc = subprocess.run([sys.executable, "-c", script, str(site), str(out)], capture_output=True, text=True,

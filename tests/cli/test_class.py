@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, STUBS, copy_reference, run_grade as run, with_mistake
-from grader.sandbox import bwrap_path
+from grader.sandbox.isolation import bwrap_path
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -113,7 +113,7 @@ def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
 def test_class_without_bubblewrap_is_confined_otherwise(small_class, tmp_path):
     """No bwrap on PATH: the class is graded confined by the fallback (a uid of its own as root,
     Landlock), which each report names; --no-sandbox is a plain process."""
-    from grader.sandbox import fallback_isolation
+    from grader.sandbox.isolation import fallback_isolation
 
     expected = fallback_isolation("", None)
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}   # no bwrap on this PATH
@@ -131,10 +131,11 @@ def test_class_without_bubblewrap_is_confined_otherwise(small_class, tmp_path):
 
 
 def test_class_refuses_when_nothing_can_confine_student_code(small_class, tmp_path, monkeypatch, capsys):
-    import grader.sandbox
+    import grader.sandbox.isolation
     from grader.cli import main
 
-    monkeypatch.setattr(grader.sandbox, "confinement_unavailable", lambda: "bubblewrap is not installed; not root")
+    monkeypatch.setattr(grader.sandbox.isolation, "confinement_unavailable",
+                        lambda: "bubblewrap is not installed; not root")
     code = main(["class", str(small_class), "--gradebook", str(tmp_path / "b.sqlite")])
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(lines) == 1, lines
@@ -164,7 +165,7 @@ def test_a_class_runs_as_batch_work_down_to_student_code_and_leaves_the_caller_a
     """Issue 15: grading processes and their workers run with SCHED_BATCH (a reply no longer
     preempts the worker that sent it). Student code, inside the sandbox, reports the policy it
     inherited; the caller's own policy is restored after the run."""
-    from grader.classroom import batch_scheduling
+    from grader.classroom.class_run import batch_scheduling
 
     cls = tmp_path / "class"
     folder = copy_reference(cls / "alice")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, STUBS, copy_reference
-from grader.class_page import render_html
-from grader.class_report import collect
-from grader.gradebook import Gradebook
-from grader.i18n import Message
-from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
+from grader.classroom.class_page import render_html
+from grader.classroom.class_report import collect
+from grader.classroom.gradebook import Gradebook
+from grader.base.i18n import Message
+from grader.report.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
 
 MISTAKES = ROOT / "solutions" / "mistakes"
 CHROMIUM = Path("/usr/bin/chromium")

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from conftest import ROOT, run_grade as run
-from grader.sandbox import bwrap_path
+from grader.sandbox.isolation import bwrap_path
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 

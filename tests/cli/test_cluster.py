@@ -19,8 +19,9 @@ import pytest
 
 from conftest import (ROOT, STUBS, copy_reference, notebook_from_source, run_grade as run, single_file_source,
                       with_mistake, zip_folder)
-from grader.results import SubmissionResult
-from grader.sandbox import bwrap_path
+from grader.report.results import SubmissionResult
+from grader.sandbox.isolation import bwrap_path
+from grader.report import json_data
 
 distributed = pytest.importorskip("distributed")
 needs_bwrap = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
@@ -74,7 +75,7 @@ def graded_rows(book: Path) -> dict:
         out = {}
         for attempt, student, score, max_score, isolation, stored in rows:
             result = SubmissionResult.from_data(json.loads(stored))
-            en, zh = result.to_json("en"), result.to_json("zh")
+            en, zh = json_data(result, "en"), json_data(result, "zh")
             checks = db.execute("SELECT exercise, name, passed, score, max_score, hidden FROM checks "
                                 "WHERE attempt_id = ? ORDER BY rowid", (attempt,)).fetchall()
             mistakes = db.execute("SELECT exercise, mistake FROM diagnoses WHERE attempt_id = ? ORDER BY rowid",
@@ -206,10 +207,10 @@ def test_a_dask_cluster_grades_a_class_exactly_as_local_processes(klass, local_r
 
 def test_a_local_cluster_and_the_python_api(klass, local_run, tmp_path, secret_env, monkeypatch):
     """A LocalCluster (one process per worker) through grade_class itself; no sandbox needed."""
-    from grader.classroom import grade_class
-    from grader.cluster import DaskPool
-    from grader.course import bundled_course_root, load_course
-    from grader.gradebook import Gradebook
+    from grader.classroom.class_run import grade_class
+    from grader.classroom.cluster import DaskPool
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.classroom.gradebook import Gradebook
 
     monkeypatch.setenv("GRADER_SECRET", secret_env["GRADER_SECRET"])
     course = load_course(bundled_course_root())
@@ -290,12 +291,12 @@ def test_a_worker_with_another_secret_refuses_and_the_run_stops(klass, tmp_path,
 
 
 def test_a_worker_without_a_sandbox_refuses_unless_the_run_allows_it(tmp_path, monkeypatch, secret_env):
-    from grader.cluster_worker import Refused, WarmGrader, grader_digest, pack_course
-    from grader.course import bundled_course_root, load_course
-    from grader.secret import course_name, course_secret_fingerprint
+    from grader.classroom.cluster_worker import Refused, WarmGrader, grader_digest, pack_course
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.course.secret import course_name, course_secret_fingerprint
 
     monkeypatch.setenv("GRADER_SECRET", secret_env["GRADER_SECRET"])
-    monkeypatch.setattr("grader.sandbox.confinement_unavailable", lambda: "bubblewrap is not installed")
+    monkeypatch.setattr("grader.sandbox.isolation.confinement_unavailable", lambda: "bubblewrap is not installed")
     course = load_course(bundled_course_root())
     settings = {"course": pack_course(course.root), "course_name": course_name(course),
                 "secret_fingerprint": course_secret_fingerprint(course), "grader_digest": grader_digest(),
@@ -324,7 +325,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(klass, tmp_path):
 
 
 def test_without_the_cluster_extra_the_option_says_what_to_install(monkeypatch):
-    from grader.cluster import ClusterError, DaskPool
+    from grader.classroom.cluster import ClusterError, DaskPool
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ClusterError, match=r"pip install 'rnn-grader\[cluster\]'"):
@@ -334,8 +335,8 @@ def test_without_the_cluster_extra_the_option_says_what_to_install(monkeypatch):
 # ================================================================ what travels
 
 def test_a_packed_submission_is_plain_data_and_unpacks_to_the_same_submission(klass, tmp_path):
-    from grader.packed_submission import pack, unpack
-    from grader.submission import load_submission
+    from grader.submission.packed import pack, unpack
+    from grader.submission.load import load_submission
 
     for entry in ("alice", "dave.py", "erin.ipynb", "frank.zip", "gina", "hank"):
         loaded = load_submission(klass / entry, tmp_path / f"w-{entry}")
@@ -365,7 +366,7 @@ def test_the_grader_digest_is_the_same_installed_or_checked_out_and_changes_with
     """An installed wheel carries the bundled course in grader/_course; a checkout does not.
     Workers started by `dask worker` import the installed copy, the client may run the checkout."""
     import grader
-    from grader.cluster_worker import grader_digest
+    from grader.classroom.cluster_worker import grader_digest
 
     checkout = grader_digest()
     installed = tmp_path / "site-packages" / "grader"

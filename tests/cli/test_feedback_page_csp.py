@@ -91,9 +91,9 @@ def test_the_page_declares_a_strict_policy_before_anything_else(page):
 
 def test_the_class_report_policy_is_no_looser(tmp_path):
     """The student page allows nothing the class report does not (the report's images are data: URLs)."""
-    from grader.class_page import render_html
-    from grader.class_report import collect
-    from grader.gradebook import Gradebook
+    from grader.classroom.class_page import render_html
+    from grader.classroom.class_report import collect
+    from grader.classroom.gradebook import Gradebook
     from grader.report.html import CSP
 
     with Gradebook(tmp_path / "empty.gradebook.sqlite") as book:

@@ -8,7 +8,7 @@ stubs (zero, and what to do), the reference pasted into the cells (full marks, t
 later cell (the later one graded), an edit never saved (graded from the kernel), Chinese, an
 unknown id, a cell that raised, a cell that loops, the grading process killed. The HTML block
 is rendered in headless Chromium. The helper's failure modes without a kernel (no kit, no
-sandbox) are tested on grader/jupyter_session.py directly.
+sandbox) are tested on grader/jupyter/session.py directly.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import yaml
 
 from conftest import REFERENCE, ROOT
 from grader.cli import main
-from grader.notebook import convert_notebook, inert_checks
+from grader.submission.notebook import convert_notebook, inert_checks
 
 nbclient = pytest.importorskip("nbclient", reason="the test extra installs nbclient and ipykernel")
 pytest.importorskip("ipykernel")
@@ -362,7 +362,7 @@ def test_grade_check_of_a_notebook_with_check_cells_stops_no_cell(tmp_path, caps
 
 @pytest.fixture
 def session():
-    from grader.jupyter_session import Session
+    from grader.jupyter.session import Session
 
     sent = []
     made = Session(sent.append)
@@ -376,13 +376,13 @@ def reference_cells(*extra):
 
 
 def test_no_kit_installed_is_one_line(session, monkeypatch):
-    import grader.course
-    from grader.errors import CourseError
+    import grader.course.loader
+    from grader.base.errors import CourseError
 
     def missing():
         raise CourseError("the bundled course is missing from this installation")
 
-    monkeypatch.setattr(grader.course, "bundled_course_root", missing)
+    monkeypatch.setattr(grader.course.loader, "bundled_course_root", missing)
     made, _ = session
     reply = made.handle({"id": 1, "cells": reference_cells(), "only": ["step"], "lang": "en"})
     assert reply["error"].startswith("No course is installed with this kernel's grader (the bundled course is missing")
@@ -390,9 +390,9 @@ def test_no_kit_installed_is_one_line(session, monkeypatch):
 
 
 def test_no_sandbox_is_one_warning_line_and_still_grades(session, monkeypatch):
-    import grader.sandbox
+    import grader.sandbox.isolation
 
-    monkeypatch.setattr(grader.sandbox, "sandbox_unavailable", lambda: "bwrap: not installed (test)")
+    monkeypatch.setattr(grader.sandbox.isolation, "sandbox_unavailable", lambda: "bwrap: not installed (test)")
     made, sent = session
     reply = made.handle({"id": 1, "cells": reference_cells([3, 'check("step")']), "only": ["step"], "lang": "en"})
     assert reply["score"] == reply["max_score"] == 11
@@ -449,7 +449,7 @@ def test_the_progress_line_shows_after_a_second_and_the_answer_replaces_it(monke
 
 
 def test_ranges():
-    from grader.jupyter_session import ranges
+    from grader.jupyter.session import ranges
 
     assert ranges([2, 3, 4, 7, 9, 10]) == "[2]–[4], [7], [9]–[10]"
     assert ranges([5]) == "[5]" and ranges([]) == ""

@@ -16,12 +16,12 @@ import uuid
 import pytest
 
 from conftest import STUBS
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.kit import write_kit_data
-from grader.kit_records import NotInKit, RecordedModules
-from grader.submission import load_submission
-from grader.validate import mistake_folder, reference_folder
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.kit.data import write_kit_data
+from grader.course.kit_records import NotInKit, RecordedModules
+from grader.submission.load import load_submission
+from grader.grading.validate import mistake_folder, reference_folder
 
 
 @pytest.fixture(scope="module")

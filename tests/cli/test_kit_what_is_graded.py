@@ -1,5 +1,5 @@
 """What is graded: the kit's notebook when its .py stubs are untouched, and messages naming what
-the student handed in (grader/graded_work.py).
+the student handed in (grader/grading/graded_work.py).
 
 Graded through the command line, as a student runs it (`python -m grader check ...`).
 """
@@ -18,10 +18,10 @@ import pytest
 import yaml
 
 from conftest import REFERENCE, ROOT, STUDENT_MODULES, notebook_from_source, single_file_source
-from grader.course import bundled_course_root, load_course
-from grader.graded_work import holds_no_work, prepare, py_unchanged, rewrite_course_imports
-from grader.release import build_notebook, write_kit
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.graded_work import holds_no_work, prepare, py_unchanged, rewrite_course_imports
+from grader.kit.release import build_notebook, write_kit
+from grader.submission.load import load_submission
 
 NOTEBOOK = "rnn_exercises.ipynb"
 

@@ -12,9 +12,9 @@ import sqlite3
 import pytest
 
 from conftest import ROOT, run_grade as run
-from grader.errors import BadInput
-from grader.late_policy import apply, parse_policy
-from grader.sandbox import bwrap_path
+from grader.base.errors import BadInput
+from grader.classroom.late_policy import apply, parse_policy
+from grader.sandbox.isolation import bwrap_path
 
 STATS = ROOT / "tests" / "courses" / "stats"
 DEADLINE = "2026-12-10T23:59:00+08:00"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REFERENCE, STUBS, notebook_from_source, run_grade as run, single_file_source, zip_folder
-from grader.lms_layouts import canvas_match, group, parse_time, restored_name
-from grader.sandbox import bwrap_path
+from grader.classroom.lms_layouts import canvas_match, group, parse_time, restored_name
+from grader.sandbox.isolation import bwrap_path
 
 needs_sandbox = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -340,7 +340,7 @@ def test_a_zip_that_escapes_is_bad_input_not_a_traceback(tmp_path):
 
 
 def test_file_names_that_would_leave_the_staging_folder_are_listed_not_staged(tmp_path):
-    from grader.lms_download import Download
+    from grader.classroom.lms_download import Download
 
     folder = tmp_path / "regex"
     folder.mkdir()
@@ -536,8 +536,8 @@ def test_on_a_dask_cluster_the_layout_notes_reach_the_feedback_too(tmp_path):
 
 
 def test_a_gradebook_from_before_the_submissions_table_opens_as_it_is(tmp_path):
-    from grader.export import write_csv, write_lms_csv
-    from grader.gradebook import Gradebook, PreparedAttempt
+    from grader.classroom.export import write_csv, write_lms_csv
+    from grader.classroom.gradebook import Gradebook, PreparedAttempt
 
     path = tmp_path / "old.sqlite"
     with Gradebook(path) as book:

@@ -24,10 +24,10 @@ import pytest
 import yaml
 
 from conftest import REFERENCE, ROOT
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.kit_notebook import build_notebook
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.course.notebook import build_notebook
+from grader.submission.load import load_submission
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 FULL = 193.0
@@ -260,7 +260,7 @@ def test_an_undeclared_package_stops_only_its_cells(tmp_path):
 
 
 def test_the_kits_readme_says_what_a_failing_cell_costs(course):
-    from grader.release import instructions
+    from grader.kit.release import instructions
 
     readme = instructions(load_course(course), "rnn-grader")
     english, chinese = readme.split("## 中文", 1)

@@ -1,9 +1,9 @@
 """pytest shows an exercise's known mistake once: under its first failing check about code
 that exists, not under every failing test nor under a function still to be written."""
 
-from grader.i18n import Message
-from grader.pytest_plugin import check_feedback, hidden_feedback
-from grader.results import CheckResult, Diagnosis, ExerciseResult
+from grader.base.i18n import Message
+from grader.kit.pytest_plugin import check_feedback, hidden_feedback
+from grader.report.results import CheckResult, Diagnosis, ExerciseResult
 
 MISTAKE = Diagnosis(id="missing_bias", title={"en": "The bias is missing", "zh": "缺少偏置"},
                     explanation={"en": "b is never added.", "zh": "没有加上 b。"}, hint={})

@@ -1,4 +1,4 @@
-"""The pytest plugin (grader/pytest_plugin.py): `pytest` in a student kit runs the grader's checks.
+"""The pytest plugin (grader/kit/pytest_plugin.py): `pytest` in a student kit runs the grader's checks.
 
 Runs in a subprocess where grading happens (the grader forks workers); collection-only
 runs are in process.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.pytest_plugin import HIDDEN_ITEM, _state
-from grader.release import write_kit
+from grader.kit.pytest_plugin import HIDDEN_ITEM, _state
+from grader.kit.release import write_kit
 
 pytest_plugins = ["pytester"]
 

@@ -17,8 +17,8 @@ import tokenize
 import pytest
 
 from conftest import ROOT, STUBS, run_grade as run
-from grader.course import load_course
-from grader.similarity import collect, compare, fingerprints
+from grader.course.loader import load_course
+from grader.classroom.similarity import collect, compare, fingerprints
 
 # Six tasks, each solvable in several independent ways: an independent student picks a way per task.
 STYLES = {

@@ -2,7 +2,7 @@
 
 The wheel `pip install .` builds holds ``solutions/`` (the reference files, the known
 mistakes, the quiz answer key), so a kit that shipped it would hand them out. `grade
-release` ships the student wheel instead (grader/student_wheel.py); these tests open it
+release` ships the student wheel instead (grader/kit/student_wheel.py); these tests open it
 as a student would, install it without this repository, and run the kit with it.
 """
 
@@ -27,7 +27,7 @@ import yaml
 
 from conftest import ROOT
 from grader.cli import main
-from grader.release import WORKFLOW_PATH
+from grader.kit.release import WORKFLOW_PATH
 
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
@@ -185,7 +185,7 @@ def test_entry_points_are_the_grade_script_and_the_pytest_plugin(wheel):
     points = configparser.ConfigParser()
     points.read_string(wheel.read(f"{INFO}/entry_points.txt").decode("utf-8"))
     assert points["console_scripts"]["grade"] == "grader.cli:main"
-    assert points["pytest11"]["rnn_grader"] == "grader.pytest_plugin"
+    assert points["pytest11"]["rnn_grader"] == "grader.kit.pytest_plugin"
 
 
 def test_the_wheel_holds_the_grader_the_exercises_and_the_stubs(wheel):
@@ -245,7 +245,7 @@ def test_the_wheel_installs_and_imports_without_this_repository(kit, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert not (target / "grader" / "_course" / "solutions").exists()
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import grader, grader.cli;"
-              "from grader.course import load_course; from pathlib import Path;"
+              "from grader.course.loader import load_course; from pathlib import Path;"
               "course = load_course(Path(grader.__file__).parent / '_course');"
               "print(grader.__file__); print(len(course.exercises))")
     proc = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, timeout=120,
@@ -269,8 +269,8 @@ def test_a_plain_wheel_install_builds_the_same_student_wheel(tmp_path):
         (info / name).write_text(DIST.read_text(name), encoding="utf-8")
     (info / "RECORD").write_text("", encoding="utf-8")
     script = ("import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path; import grader;"
-              "from grader.course import bundled_course_root, load_course;"
-              "from grader.student_wheel import build_student_wheel;"
+              "from grader.course.loader import bundled_course_root, load_course;"
+              "from grader.kit.student_wheel import build_student_wheel;"
               "assert Path(grader.__file__).is_relative_to(sys.argv[1]), grader.__file__;"
               "root = bundled_course_root(); assert root == Path(sys.argv[1]) / 'grader' / '_course', root;"
               "print(build_student_wheel(load_course(root), Path(sys.argv[2])))")
@@ -331,7 +331,7 @@ def test_the_student_install_imports_the_grader_outside_the_repository(student_v
 
 
 def visible_points() -> float:
-    from grader.course import bundled_course_root, load_course
+    from grader.course.loader import bundled_course_root, load_course
     course = load_course(bundled_course_root())
     return sum(c.points for e in course.exercises.values() if not e.is_quiz for c in e.checks if not c.hidden)
 

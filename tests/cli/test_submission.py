@@ -1,4 +1,4 @@
-"""Loading submissions: folders, single files, notebooks, zips (grader.submission)."""
+"""Loading submissions: folders, single files, notebooks, zips (grader.submission.load)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell  # noqa: E402
 
-from grader.notebook import transform_cell  # noqa: E402
-from grader.safezip import safe_extract  # noqa: E402
-from grader.submission import Submission, SubmissionError, load_submission, note_text  # noqa: E402
+from grader.submission.notebook import transform_cell  # noqa: E402
+from grader.submission.safezip import safe_extract  # noqa: E402
+from grader.submission.load import Submission, SubmissionError, load_submission, note_text  # noqa: E402
 
 MiB = 1024 * 1024
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_grade as run
-from grader.errors import CourseError
-from grader.sandbox import bwrap_path
-from grader.variants import draw, evaluate
+from grader.base.errors import CourseError
+from grader.sandbox.isolation import bwrap_path
+from grader.quiz.variants import draw, evaluate
 
 SECRET = "variants-test-secret-0123456789abcdef"
 ENV = dict(os.environ, GRADER_SECRET=SECRET)
@@ -139,10 +139,10 @@ def test_each_entry_is_graded_against_its_own_variant(course, tmp_path):
 def test_a_cluster_worker_grades_the_students_variant(course, tmp_path, monkeypatch):
     """grader/classroom.grade_loaded, where a Dask worker ends: the variant of the student it is
     given, from the secret the worker holds (checked against the client's)."""
-    from grader.classroom import grade_loaded
-    from grader.course import load_course
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.classroom.class_run import grade_loaded
+    from grader.course.loader import load_course
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     monkeypatch.setenv("GRADER_SECRET", SECRET)
     folder = tmp_path / "alice"

@@ -18,10 +18,10 @@ import pytest
 from packaging.markers import Marker
 from packaging.requirements import Requirement
 
-from grader import student_wheel
-from grader.release import install_arguments
-from grader.requirement_markers import resolved_marker
-from grader.student_wheel import PYTEST_FALLBACK, requirements
+from grader.kit import student_wheel
+from grader.kit.release import install_arguments
+from grader.kit.requirement_markers import resolved_marker
+from grader.kit.student_wheel import PYTEST_FALLBACK, requirements
 
 ISSUE = 'pytest>=8.0; extra == "test" and python_version >= "3.10"'
 
@@ -179,8 +179,8 @@ def test_the_wheel_metadata_carries_the_pin():
 
 
 def test_a_marker_in_a_form_packaging_no_longer_keeps_stops_the_release_with_one_line():
-    from grader.errors import CourseError
-    from grader.requirement_markers import UnreadableMarker, marker_tree
+    from grader.base.errors import CourseError
+    from grader.kit.requirement_markers import UnreadableMarker, marker_tree
 
     with pytest.raises(UnreadableMarker, match="keeps markers in a form") as caught:
         marker_tree(SimpleNamespace())

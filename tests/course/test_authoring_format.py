@@ -16,16 +16,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.checks import Case
-from grader.choices import build, ladder
-from grader.course import HINT_KINDS, CourseError, failure_kind, load_course
-from grader.declared_checks import ENTRY_KEYS, SPEC_KEYS, VALUES, _cases, _default_sizes, declared_check
-from grader.declared_gradient import KEYS as GRADIENT_KEYS
-from grader.engine import Grader
-from grader.grade_path import grade_path
-from grader.kit_records import call_digest
-from grader.view import build as build_view
-from grader.quiz import grade_answer, known_wrong
+from grader.checks.api import Case
+from grader.checks.choices import build, ladder
+from grader.course.loader import HINT_KINDS, CourseError, failure_kind, load_course
+from grader.course.declared_checks import ENTRY_KEYS, SPEC_KEYS, VALUES, _cases, _default_sizes, declared_check
+from grader.course.declared_gradient import KEYS as GRADIENT_KEYS
+from grader.grading.engine import Grader
+from grader.grading.grade_path import grade_path
+from grader.course.kit_records import call_digest
+from grader.report.view import build as build_view
+from grader.quiz.grade import grade_answer, known_wrong
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ROOT / "tests" / "courses" / "gates"
@@ -71,7 +71,7 @@ def report(tmp_path: Path, folder: Path, course: Path = GATES, lang: str = "en",
 
 
 def view(folder: Path, course: Path = GATES, lang: str = "en"):
-    """What a report shows (grader/view.py), in ``lang``: hints and named mistakes' explanations."""
+    """What a report shows (grader/report/view.py), in ``lang``: hints and named mistakes' explanations."""
     with Grader(load_course(course)) as grader:
         return build_view(grade_path(folder, grader, prefix="test-authoring-"), lang)
 
@@ -152,7 +152,7 @@ def test_a_bad_shape_expression_is_a_course_error_at_its_line(tmp_path, shape, e
 def test_every_counterexample_input_is_a_call_the_reference_accepts():
     course = load_course(GATES)
     spec = course.registry.builders["lstm_step"]
-    from grader.runtime import CourseRuntime
+    from grader.course.runtime import CourseRuntime
     reference = CourseRuntime(course).reference_function("gates.py", "lstm_step")
     rungs = ladder(spec, lambda case: call_digest("lstm_step", case.args, case.kwargs))
     assert len(rungs) > 20
@@ -265,7 +265,7 @@ def test_a_builder_that_raises_is_a_course_error_found_by_validate(tmp_path):
     course = course_copy(tmp_path)
     (course / "exercises" / "checks").mkdir()
     (course / "exercises" / "checks" / "inputs.py").write_text(
-        "from grader.choices import builder, integers\n\n\n"
+        "from grader.checks.choices import builder, integers\n\n\n"
         "@builder\n"
         "def broken(draw):\n"
         "    n = draw(integers(1, 3))\n"
@@ -286,8 +286,8 @@ def test_a_builder_whose_calls_the_reference_refuses_is_a_validate_problem(tmp_p
     (course / "exercises" / "checks").mkdir()
     (course / "exercises" / "checks" / "inputs.py").write_text(
         "import numpy as np\n"
-        "from grader.checks import Case\n"
-        "from grader.choices import builder, integers\n\n\n"
+        "from grader.checks.api import Case\n"
+        "from grader.checks.choices import builder, integers\n\n\n"
         "@builder\n"
         "def wide(draw):\n"
         "    B, d, H = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))\n"
@@ -430,7 +430,7 @@ def test_wrong_answers_are_for_number_and_choice_questions(tmp_path):
 # ---------------------------------------------------------------- 9. guards: safety nets
 
 def test_guard_checks_need_no_known_mistake_but_must_be_able_to_fail(tmp_path, monkeypatch):
-    from grader import validate
+    from grader.grading import validate
 
     course = load_course(GATES)
     guards = [c.id for c in course.exercises["lstm"].checks if c.guards]
@@ -578,9 +578,9 @@ def test_the_kit_of_the_gates_course_grades_every_mistake_as_the_instructor_does
     fill: and returns: grades the visible checks and names the mistakes as the instructor's copy."""
     import uuid
 
-    from grader.kit import write_kit_data
-    from grader.submission import load_submission
-    from grader.validate import mistake_folder
+    from grader.kit.data import write_kit_data
+    from grader.submission.load import load_submission
+    from grader.grading.validate import mistake_folder
 
     instructor = load_course(GATES)
     root = tmp_path / "kit-course"

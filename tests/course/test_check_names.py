@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from grader.course import bundled_course_root, load_course
-from grader.submission import load_submission
-from grader.validate import mistake_folder
+from grader.course.loader import bundled_course_root, load_course
+from grader.submission.load import load_submission
+from grader.grading.validate import mistake_folder
+from grader.report import check_message
 
 PROPERTY_CHECKS = {"shape_dtype", "shape", "keys_and_shapes", "returns_int", "returns_floats",
                    "inputs_unchanged", "no_state"}
@@ -24,7 +25,7 @@ def test_a_property_check_fails_only_the_mistakes_about_it(grader, tmp_path, mis
     # a call that raised cannot show a property either way: its own message says so (err.*)
     failed = {c.name for c in result.checks if not c.passed and not c.message.key.startswith("err.")}
     wrongly = (failed & PROPERTY_CHECKS) - set(mistake.fails)
-    assert not wrongly, (mistake.id, {c.name: c.rendered("en") for c in result.checks if c.name in wrongly})
+    assert not wrongly, (mistake.id, {c.name: check_message(c, "en") for c in result.checks if c.name in wrongly})
 
 
 def test_there_are_mistakes_about_each_property():

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks import check
-from grader.course import CourseError, bundled_course_root, load_course
-from grader.i18n import render
+from grader.checks.api import check
+from grader.course.loader import CourseError, bundled_course_root, load_course
+from grader.base.i18n import render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ checks:
 CHECKS = '''\
 import numpy as np
 
-from grader.checks import Case, Fail, check
+from grader.checks.api import Case, Fail, check
 
 from .shapes import SHAPES
 
@@ -61,7 +61,7 @@ def never_negative(ctx):
         raise Fail("relu.negative", name="relu")
 '''
 
-# An exercise declared in YAML only (grader/declared_checks.py): no Python check.
+# An exercise declared in YAML only (grader/course/declared_checks.py): no Python check.
 DECLARED = """\
 id: relu_grad
 file: activations.py
@@ -238,7 +238,7 @@ def test_the_grader_package_names_nothing_of_the_rnn_course():
              *(e.file.rsplit(".", 1)[0] for e in course.exercises.values()), "RNN", "tanh_bounds", "W_x", "W_h"}
     # plain words, and the quiz's answers file, which every course has (CONTRACT section 4)
     names -= {"quiz", "params", "step", "scalar", "forward", "readout", "answers"}
-    # softmax is also a function of the equation quiz type's library (grader/equation_functions.py)
+    # softmax is also a function of the equation quiz type's library (grader/quiz/equation_functions.py)
     names -= {"softmax"}
     pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\b")
     found = []

@@ -14,15 +14,15 @@ import numpy as np
 import pytest
 import yaml
 
-from grader.checks import Case, Context, Fail
-from grader.course import CourseError, load_course
-from grader.declared_checks import declared_check
-from grader.declared_gradient import numeric_gradients
-from grader.engine import Grader
-from grader.i18n import render
-from grader.runner import CallResult, StudentError
-from grader.runtime import CourseRuntime
-from grader.submission import load_submission
+from grader.checks.api import Case, Context, Fail
+from grader.course.loader import CourseError, load_course
+from grader.course.declared_checks import declared_check
+from grader.course.declared_gradient import numeric_gradients
+from grader.grading.engine import Grader
+from grader.base.i18n import render
+from grader.sandbox.client import CallResult, StudentError
+from grader.course.runtime import CourseRuntime
+from grader.submission.load import load_submission
 
 STATS = Path(__file__).resolve().parents[1] / "courses" / "stats"
 REFERENCE = STATS / "solutions" / "reference"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.course import CourseError, load_course
-from grader.equation import check_equation, reference_problem
-from grader.equation_spec import SpecError, compile_spec
+from grader.course.loader import CourseError, load_course
+from grader.quiz.equation import check_equation, reference_problem
+from grader.quiz.equation_spec import SpecError, compile_spec
 
 STATS = Path(__file__).resolve().parents[1] / "courses" / "stats"
 ZSCORE = next(q for q in yaml.safe_load((STATS / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]

@@ -9,9 +9,9 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from grader.course import load_course
-from grader.errors import CourseError
-from grader.validate import validate_course
+from grader.course.loader import load_course
+from grader.base.errors import CourseError
+from grader.grading.validate import validate_course
 
 
 def course_copy(tmp_path):

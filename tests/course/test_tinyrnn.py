@@ -13,9 +13,10 @@ import pytest
 import yaml
 
 from conftest import REFERENCE, ROOT, copy_reference
-from grader.checks import Case, RecordedCall
-from grader.course import MistakeSpec, load_course
-from grader.diagnose import Diagnoser
+from grader.checks.api import Case, RecordedCall
+from grader.course.loader import MistakeSpec, load_course
+from grader.grading.diagnose import Diagnoser
+from grader.report import check_message
 
 
 def exercise(result, exercise_id):
@@ -100,7 +101,7 @@ def sample(params, prefix, n_max, stop_token, temperature=1.0, u=None):
     return out
 ''')
     tiny = exercise(grade(folder, ["tinyrnn"]), "tinyrnn")
-    assert tiny.score == tiny.max_score and not tiny.diagnoses, [(c.name, c.rendered("en")) for c in tiny.checks]
+    assert tiny.score == tiny.max_score and not tiny.diagnoses, [(c.name, check_message(c, "en")) for c in tiny.checks]
 
 
 def test_a_wrong_embed_inside_the_file_is_named_where_it_is(grade, tmp_path):
@@ -123,7 +124,7 @@ def test_training_is_judged_on_the_students_own_run(grade, tmp_path):
     tiny = exercise(grade(folder, ["tinyrnn"]), "tinyrnn")
     training = next(c for c in tiny.checks if c.name == "training")
     assert not training.passed
-    text = training.rendered("en")
+    text = check_message(training, "en")
     assert "After 12 steps of training with your tiny_rnn_loss and sgd_step" in text and "reference's run" in text
     assert "tinyrnn.ascent" in [d.id for d in tiny.diagnoses]
 
@@ -221,7 +222,7 @@ def test_the_samplers_search_inputs_keep_u_clear_of_every_partial_sum():
     """The counterexample search's sampler inputs above temperature 0 (its ladder, random rungs
     included, and the cases simpler than each): every u[k] used on the reference's path lies
     well away from every partial sum of p, so no correct implementation is shown as wrong."""
-    from grader.choices import ladder, simpler
+    from grader.checks.choices import ladder, simpler
 
     spec = load_course(ROOT).registry.builders["sample"]
     rungs = ladder(spec, repr)

@@ -19,9 +19,9 @@ import textwrap
 import pytest
 
 from conftest import REFERENCE, ROOT, exercise_report as report, top_level_functions as functions
-from grader.course import load_course
-from grader.engine import Grader
-from grader.submission import load_submission
+from grader.course.loader import load_course
+from grader.grading.engine import Grader
+from grader.submission.load import load_submission
 
 
 # ============================================================== correct variants

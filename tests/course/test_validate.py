@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from grader.course import CourseError, load_course
-from grader.validate import validate_course
+from grader.course.loader import CourseError, load_course
+from grader.grading.validate import validate_course
 
 
 def test_bundled_course_validates(course):

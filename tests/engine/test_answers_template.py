@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from grader.cli import main
-from grader.answers import read_answers_yaml
-from grader.quiz import grade_answer
+from grader.submission.answers import read_answers_yaml
+from grader.quiz.grade import grade_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = {q["key"]: q for q in yaml.safe_load((ROOT / "exercises" / "quiz.yaml").read_text("utf-8"))["questions"]}

@@ -25,8 +25,8 @@ import yaml
 from nbformat.v4 import new_code_cell, new_notebook
 
 from conftest import ROOT, STUBS
-from grader.i18n import LANGUAGES, Message, catalogue
-from grader.submission import load_submission
+from grader.base.i18n import LANGUAGES, Message, catalogue
+from grader.submission.load import load_submission
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 CODE_SPAN = re.compile(r"`[^`\n]*`")            # `code` quotes what a student types: "对" is an answer
@@ -35,7 +35,7 @@ PROSE = re.compile(r"\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b")   # two words in a row: a
 SEED = re.compile(r"seed|种子", re.IGNORECASE)
 TECHNICAL_SEED = re.compile(r"random seed|rng seed|np\.random\.seed|seed\s*=|随机种子", re.IGNORECASE)
 
-LOCALE_FOLDERS = {"package": ROOT / "grader" / "locales", "course": ROOT / "exercises" / "locales"}
+LOCALE_FOLDERS = {"package": ROOT / "grader" / "base" / "locales", "course": ROOT / "exercises" / "locales"}
 
 
 def placeholders(template: str) -> set[str]:
@@ -143,8 +143,8 @@ def test_english_feedback_translates_the_chapter_it_quotes(course):
 # ---------------------------------------------------------------- (c) the chapter, never "the seed"
 
 def student_visible_texts(course):
-    from grader.kit_notebook import build_notebook, quiz_template
-    from grader.release import instructions
+    from grader.course.notebook import build_notebook, quiz_template
+    from grader.kit.release import instructions
 
     for where, value in course_texts(course):
         for lang in LANGUAGES:
@@ -226,7 +226,7 @@ def test_grade_list_in_an_english_locale_is_english(course):
 
 def test_grade_list_columns_line_up_in_chinese():
     out = grade_list("zh_CN.UTF-8")
-    from grader.i18n import display_width
+    from grader.base.i18n import display_width
 
     rows = [line for line in out.splitlines() if line.strip()]
     # the points column ends at the same place on every row: CJK characters are two columns wide

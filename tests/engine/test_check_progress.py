@@ -8,8 +8,8 @@ import io
 from rich.console import Console
 
 from conftest import copy_reference
-from grader.progress import make_progress
-from grader.submission import load_submission
+from grader.classroom.progress import make_progress
+from grader.submission.load import load_submission
 
 
 class Recorder:

@@ -1,12 +1,12 @@
-"""The ladder of small inputs and the shrinking moves (grader/choices.py)."""
+"""The ladder of small inputs and the shrinking moves (grader/checks/choices.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from grader.choices import build, builder, integers, ladder, lists, merge, sampled_from, simpler, size
-from grader.kit_records import call_digest
-from grader.course import bundled_course_root, load_course
+from grader.checks.choices import build, builder, integers, ladder, lists, merge, sampled_from, simpler, size
+from grader.course.kit_records import call_digest
+from grader.course.loader import bundled_course_root, load_course
 
 BUILDERS = load_course(bundled_course_root()).registry.builders
 
@@ -71,8 +71,8 @@ def test_merge_takes_each_choice_at_its_simplest_among_the_failing_cases():
 
 
 def test_every_builder_of_the_course_gives_a_ladder_the_reference_accepts():
-    from grader.course import bundled_course_root, load_course
-    from grader.runtime import CourseRuntime
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.course.runtime import CourseRuntime
 
     course = load_course(bundled_course_root())
     runtime = CourseRuntime(course)

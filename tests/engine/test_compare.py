@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.compare import compare, same
+from grader.checks.compare import compare, same
 
 floats = st.floats(allow_nan=True, allow_infinity=True, width=64)
 arrays = hnp.arrays(st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),

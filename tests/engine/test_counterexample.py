@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import copy_reference
-from grader.counterexample import format_call, format_value
-from grader.checks import Case
-from grader.course import bundled_course_root, load_course
+from grader.grading.counterexample import format_call, format_value
+from grader.checks.api import Case
+from grader.course.loader import bundled_course_root, load_course
+from grader.report import json_data
 
 MISTAKES = "solutions/mistakes"
 
@@ -22,7 +23,7 @@ def searching(grader):
 
 def with_mistake(tmp_path, exercise, name):
     from conftest import ROOT
-    from grader.course import bundled_course_root, load_course
+    from grader.course.loader import bundled_course_root, load_course
 
     course = load_course(bundled_course_root())
     folder = copy_reference(tmp_path / name)
@@ -81,7 +82,7 @@ def test_sampling_above_temperature_0_is_searched_with_a_u_that_picks_clear_ids(
 def test_no_search_for_an_argument_changed_in_place(grade, tmp_path, monkeypatch, exercise, mistake):
     # The search compares results: it cannot show a change to an argument, so it is not run
     # for a function whose only failing check says that.
-    import grader.engine as engine
+    import grader.grading.engine as engine
 
     searched = []
     monkeypatch.setattr(engine, "search_counterexample", lambda ctx, func, budget: searched.append(func))
@@ -98,12 +99,12 @@ def test_no_counterexample_for_correct_code_or_hidden_checks(grade, tmp_path):
         for check in exercise.checks:
             if check.hidden:
                 assert check.counterexample is None
-                assert "counterexample" not in check.to_json("en")
+                assert "counterexample" not in json_data(check, "en")
 
 
 def test_json_carries_the_counterexample(grade, tmp_path):
     result = grade(with_mistake(tmp_path, "readout", "reads_last_position"), ["readout"])
-    checks = [c.to_json("en") for c in result.exercises[0].checks]
+    checks = [json_data(c, "en") for c in result.exercises[0].checks]
     with_cx = [c for c in checks if "counterexample" in c]
     assert with_cx and all(not c["passed"] for c in with_cx)
     assert with_cx[0]["counterexample"].startswith("Smallest input found where it goes wrong: many_to_one_probs(")
@@ -118,7 +119,7 @@ def test_formatting_small_and_large_values():
 
 
 def count_requests(monkeypatch):
-    from grader import runner
+    from grader.sandbox import client as runner
 
     sent = []
     original = runner.Worker.exchange
@@ -153,7 +154,7 @@ def test_shrinking_takes_every_simplification_that_still_fails_at_once(grade, gr
     shorter sequence, a smaller vocabulary...): each round also tries all of them together, so
     tiny_rnn_forward and tiny_rnn_loss shrink in 9 rounds between them, not 18 taking one
     simplification a round; and to a case as small."""
-    from grader import counterexample
+    from grader.grading import counterexample
 
     folder = with_mistake(tmp_path, "tinyrnn", "ignores_h0")
     grader._counterexamples.clear()   # an earlier test's search for this behaviour is not reused
@@ -185,7 +186,7 @@ def test_a_student_whose_function_behaves_alike_gets_the_same_answer_in_one_call
 def test_a_search_that_found_nothing_is_not_repeated_for_a_student_who_behaves_alike(grader, course, tmp_path):
     calls = []
     grader._counterexamples.clear()
-    import grader.engine as engine
+    import grader.grading.engine as engine
 
     original = engine.search_counterexample
 
@@ -203,5 +204,5 @@ def test_a_search_that_found_nothing_is_not_repeated_for_a_student_who_behaves_a
 
 
 def load(folder, work):
-    from grader.submission import load_submission
+    from grader.submission.load import load_submission
     return load_submission(folder, work)

@@ -1,8 +1,8 @@
-"""The course's own modules (grader/modules.py): private sets that share only compiled code."""
+"""The course's own modules (grader/course/modules.py): private sets that share only compiled code."""
 
 from __future__ import annotations
 
-from grader.modules import ModuleSet
+from grader.course.modules import ModuleSet
 
 
 def test_sets_share_compiled_code_but_never_module_state(tmp_path):

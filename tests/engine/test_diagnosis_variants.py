@@ -94,10 +94,10 @@ STATELESS = {
 
 
 def test_a_mistake_keeps_no_state_only_when_it_can_only_compute():
-    """Diagnosis memoises a stateless mistake's outcome per call (grader/diagnose.py): a mistake
+    """Diagnosis memoises a stateless mistake's outcome per call (grader/grading/diagnose.py): a mistake
     file that can keep anything between calls must be judged stateful, and is replayed in order."""
     from conftest import ROOT
-    from grader.diagnose import keeps_no_state
+    from grader.grading.diagnose import keeps_no_state
 
     assert [name for name, code in STATEFUL.items() if keeps_no_state(code)] == []
     assert [name for name, code in STATELESS.items() if not keeps_no_state(code)] == []

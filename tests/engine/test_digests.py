@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import classroom, code_digest, tier_cache
+from grader.classroom import class_run as classroom
+
+from grader.base import code_digest
+
+from grader.grading import tier_cache
 
 
 def tree(folder: Path, files: dict[str, bytes | str]) -> Path:
@@ -206,7 +210,7 @@ def test_an_older_gradebooks_hash_matches_no_entry_so_the_student_is_graded_agai
     """A gradebook written before the framing holds the old hashes: none is ever a new one,
     so `grade class` grades each student again once (classroom.grade_class asks
     Gradebook.has_content, which compares the student's latest hash)."""
-    from grader.gradebook import Gradebook
+    from grader.classroom.gradebook import Gradebook
 
     entry = tree(tmp_path / "alice", {"rnn_step.py": "A = 1\n"})
     old = hashlib.sha256(b"course")

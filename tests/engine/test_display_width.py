@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.i18n import display_width, pad
+from grader.base.i18n import display_width, pad
 from grader.report.class_formats import ClassView, text
 
 FAMILY = "\U0001F468\u200D\U0001F469\u200D\U0001F467"       # man, ZWJ, woman, ZWJ, girl: one glyph

@@ -1,4 +1,4 @@
-"""Tests for grader/equation.py on the bundled course's step equation: checked for meaning.
+"""Tests for grader/quiz/equation.py on the bundled course's step equation: checked for meaning.
 
 The question's ``equation:`` mapping comes from exercises/quiz.yaml and the reference from
 the answer key, as in grading; tests/course/test_equation_generic.py covers other questions."""
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader import equation
-from grader.equation import EquationVerdict
+from grader.quiz import equation
+from grader.quiz.equation import EquationVerdict
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ROOT / "grader" / "locales"
+LOCALES = ROOT / "grader" / "base" / "locales"
 QUESTION = next(q for q in yaml.safe_load((ROOT / "exercises" / "quiz.yaml").read_text(encoding="utf-8"))["questions"]
                 if q["key"] == "step_equation")["equation"]
 REFERENCE = "h_t = tanh(x_t @ W_x + h_{t-1} @ W_h + b)"

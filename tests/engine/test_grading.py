@@ -10,6 +10,7 @@ import pytest
 
 from conftest import (IMPLS, REFERENCE, STUBS, copy_reference, full_marks, notebook_from_source, single_file_source,
                       zip_folder)
+from grader.report import check_message
 
 
 def exercise(result, ex_id):
@@ -45,14 +46,14 @@ def test_alternative_correct_folders_keep_full_marks(grade, tmp_path, style):
     shutil.copytree(IMPLS / style, folder)
     shutil.copy2(copy_reference(tmp_path / "ref") / "answers.yaml", folder / "answers.yaml")
     result = grade(folder)
-    failed = [(e.id, c.name, c.rendered("en")) for e in result.exercises for c in e.checks if not c.passed]
+    failed = [(e.id, c.name, check_message(c, "en")) for e in result.exercises for c in e.checks if not c.passed]
     assert failed == []
     assert all(not e.diagnoses for e in result.exercises)
 
 
 def test_alternative_single_file_with_other_answer_spellings(grade):
     result = grade(IMPLS / "single_file.py")
-    failed = [(e.id, c.name, c.rendered("en")) for e in result.exercises for c in e.checks if not c.passed]
+    failed = [(e.id, c.name, check_message(c, "en")) for e in result.exercises for c in e.checks if not c.passed]
     assert failed == []
 
 
@@ -108,8 +109,8 @@ def test_exceptions_crashes_and_exits_in_calls_cost_only_their_checks(grade, tmp
 
 
 def test_a_hanging_function_times_out_and_the_rest_is_graded(course, tmp_path):
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     folder = copy_reference(tmp_path / "ref")
     path = folder / "rnn_step.py"
@@ -137,8 +138,8 @@ def test_an_endless_loop_costs_its_timeout_once_per_submission(course, tmp_path)
     """An endless loop in rnn_step used to cost the exercise's timeout in every check that
     called it (85 s of silence); now once, and the other checks say why they were not run."""
     import time
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     folder = copy_reference(tmp_path / "ref")
     path = folder / "rnn_step.py"
@@ -241,7 +242,7 @@ def test_partial_quiz_credit(grade, tmp_path):
 def test_answers_load_alike_with_and_without_libyaml(monkeypatch, libyaml):
     import yaml
 
-    from grader.answers import load_answers
+    from grader.submission.answers import load_answers
 
     text = (REFERENCE / "answers.yaml").read_text(encoding="utf-8")
     expected = yaml.safe_load(text)

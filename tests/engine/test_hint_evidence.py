@@ -1,4 +1,4 @@
-"""Hints follow evidence (issue 39; grader/view.py): a hint that names a cause is shown only with
+"""Hints follow evidence (issue 39; grader/report/view.py): a hint that names a cause is shown only with
 evidence of that cause, the named mistake's own hint or a check's hint for the way it failed where no
 known mistake is named; otherwise the check's generic hint. Checked on every known mistake of the
 bundled course (every implementation, and every variant under tests/variants/*/wrong/), in the text
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_reference, run_grade, with_mistake
-from grader.i18n import LANGUAGES, text
-from grader.pytest_plugin import check_feedback, hidden_feedback
+from grader.base.i18n import LANGUAGES, text
+from grader.kit.pytest_plugin import check_feedback, hidden_feedback
 from grader.report import render
-from grader.submission import load_submission
-from grader.view import build
+from grader.submission.load import load_submission
+from grader.report.view import build
 
 VARIANTS = ROOT / "tests" / "variants"
 

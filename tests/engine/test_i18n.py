@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from grader.i18n import catalogue, render
+from grader.base.i18n import catalogue, render
 
 GRADER = Path(__file__).resolve().parents[2] / "grader"
 KEY = re.compile(r"""["']((?:err|cmp|prop|report|note|cx|quiz|equation|holds|list)\.[a-z_]+)["']""")

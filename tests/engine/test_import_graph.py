@@ -13,9 +13,9 @@ What an import statement loads:
   loaded before it), and ``grader.a.b.name`` when that is a module;
 * relative imports (``from .x import y``, ``from . import x``) resolved against the
   importer's package;
-* ``grader/worker/``'s modules run inside the sandbox, where ``zygote.py`` is started by
+* ``grader/sandbox/worker/``'s modules run inside the sandbox, where ``zygote.py`` is started by
   path and puts its own folder first on ``sys.path``: there ``import wire`` is
-  ``grader/worker/wire.py``, the file the trusted side imports as ``grader.worker.wire``.
+  ``grader/sandbox/worker/wire.py``, the file the trusted side imports as ``grader.sandbox.worker.wire``.
   A plain import of a sibling file in that folder is an edge to that module.
 
 Imports by a name computed at run time (``importlib.import_module(...)``) are not
@@ -30,7 +30,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "grader"
 # Folders whose modules are started by path with the folder itself on sys.path, so they
 # import their siblings by plain names.
-SCRIPT_FOLDERS = ("worker",)
+SCRIPT_FOLDERS = ("sandbox.worker",)
 
 
 def module_files() -> dict[str, Path]:
@@ -130,18 +130,103 @@ def test_no_import_cycle_between_grader_modules():
 
 
 def test_the_graph_sees_lazy_relative_and_worker_imports():
-    """The graph is built as the docstring says (else the test above could pass on nothing)."""
+    """The graph is built as the docstring says (else the tests above could pass on nothing)."""
     graph = import_graph()
-    assert "grader.errors" in graph["grader.cli"]                   # module level
-    assert "grader.course" in graph["grader.pytest_plugin"]         # inside a function
-    assert "grader.notebook" in graph["grader.submission"]          # relative, inside a function
-    assert "grader.worker.wire" in graph["grader.worker.zygote"]    # `import wire`, by path in the sandbox
-    assert "grader.report.json_report" in graph["grader.results"]   # a submodule, inside a function...
-    assert "grader.report" in graph["grader.results"]               # ... imports the package above it too
-    assert "grader.report" not in graph["grader.report.text"]       # ... but not the importer's own
+    assert "grader.base.errors" in graph["grader.cli"]                            # module level
+    assert "grader.course.loader" in graph["grader.kit.pytest_plugin"]             # inside a function
+    assert "grader.sandbox.worker.wire" in graph["grader.sandbox.worker.zygote"]   # `import wire`, by path
+    assert "grader.report.json_report" in graph["grader.report"]                   # a submodule, inside a function
+    assert "grader.report" in graph["grader.classroom.gradebook"]                  # a package's __init__ runs first
+    assert "grader.report" not in graph["grader.report.text"]                      # ... but not the importer's own
+    modules = module_files()
+    relative = ast.parse("from .outcomes import StudentError\nfrom . import compare").body
+    path = modules["grader.checks.api"]
+    assert imported_names(relative[0], "grader.checks.api", path, modules)[0] == "grader.checks.outcomes"
+    assert "grader.checks.compare" in imported_names(relative[1], "grader.checks.api", path, modules)
 
 
 def test_a_cycle_is_found_and_shown():
     graph = {"a": {"b": 3}, "b": {"c": 7}, "c": {"a": 1}, "d": {"a": 2}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b": 1}, "b": {}}) is None
+
+
+# ---------------------------------------------------------------- the wings and their walls
+
+# Which wing may import which (docs/architecture.md draws it). A wing's modules may import their
+# own wing and the wings listed here, nothing else: a lower wing never reaches up.
+MAY_IMPORT = {
+    "base":       set(),
+    "report":     {"base"},
+    "submission": {"base", "report"},
+    "checks":     {"base", "report"},
+    "quiz":       {"base", "report"},
+    "sandbox":    {"base", "checks"},
+    "course":     {"base", "checks", "quiz", "sandbox"},
+    "grading":    {"base", "report", "submission", "checks", "quiz", "sandbox", "course"},
+    "kit":        {"base", "report", "submission", "checks", "quiz", "sandbox", "course", "grading"},
+    "classroom":  {"base", "report", "submission", "checks", "quiz", "sandbox", "course", "grading"},
+    "jupyter":    {"base", "report", "submission", "checks", "quiz", "sandbox", "course", "grading"},
+    "cli":        {"base", "report", "submission", "checks", "quiz", "sandbox", "course", "grading", "kit",
+                   "classroom", "jupyter"},
+    "__main__":   {"cli"},
+}
+# Top-level modules of grader/ besides the wings: the package itself, the command and
+# `python -m grader`, plus two old import paths of the check API kept for courses written
+# against them (each one line: grader.checks.compare / grader.checks.choices).
+TOP_LEVEL = {"grader", "grader.cli", "grader.__main__", "grader.compare", "grader.choices"}
+SHIMS = {"grader.compare": "checks", "grader.choices": "checks"}
+# A course's check code is written against grader.checks: none of the transport.
+CHECKS_MAY_NOT_IMPORT = {"grader.sandbox.client", "grader.sandbox.trusted_calls", "grader.grading"}
+
+
+def wing_of(module: str) -> str:
+    if module in SHIMS:
+        return SHIMS[module]
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "grader"
+
+
+def test_every_module_lives_in_a_wing():
+    wings = set(MAY_IMPORT) - {"cli", "__main__"}
+    stray = [m for m in module_files() if m not in TOP_LEVEL and wing_of(m) not in wings]
+    assert not stray, f"modules outside every wing (give each a wing in grader/): {stray}"
+
+
+def test_no_wing_imports_another_it_may_not():
+    graph = import_graph()
+    modules = module_files()
+    wrong = []
+    for name, targets in graph.items():
+        if name == "grader":
+            continue
+        for target, line in targets.items():
+            source_wing, target_wing = wing_of(name), wing_of(target)
+            if target == "grader" or source_wing == target_wing or target_wing in MAY_IMPORT.get(source_wing, ()):
+                continue
+            wrong.append(f"  {name} -> {target}   ({modules[name].relative_to(PACKAGE.parent)}, line {line})")
+    assert not wrong, "imports across a wall (tests/engine/test_import_graph.py MAY_IMPORT):\n" + "\n".join(wrong)
+
+
+def test_the_wings_stand_at_most_ten_layers_tall():
+    """Drawn by wing, the longest chain of imports is short: the shape is visible."""
+    height: dict[str, int] = {}
+
+    def layer(wing: str) -> int:
+        if wing not in height:
+            height[wing] = 1 + max((layer(w) for w in MAY_IMPORT[wing]), default=0)
+        return height[wing]
+    assert max(layer(w) for w in MAY_IMPORT) <= 10
+
+
+def test_check_code_does_not_import_the_transport():
+    graph = import_graph()
+    leaks = [(m, t) for m in graph if wing_of(m) == "checks" for t in graph[m]
+             if any(t == bad or t.startswith(bad + ".") for bad in CHECKS_MAY_NOT_IMPORT)]
+    assert not leaks
+
+
+def test_the_wall_test_sees_a_wrong_arrow():
+    """The rule above fails on an arrow up (else it could pass on nothing)."""
+    assert "grading" not in MAY_IMPORT["checks"] and "classroom" not in MAY_IMPORT["grading"]
+    assert wing_of("grader.sandbox.worker.wire") == "sandbox" and wing_of("grader.cli") == "cli"

@@ -9,7 +9,7 @@ the real grader on its own exercise.
 - ``tests/variants/<exercise>/pairs/<a>+<b>__<variant>.py``: two mistakes in one function, named both.
 
 Every named mistake carries its evidence (the call, the student's, the mistake's and the reference's
-value), and every report format shows it (grader/view.py puts it after the explanation).
+value), and every report format shows it (grader/report/view.py puts it after the explanation).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT, copy_reference, exercise_report as report, with_mistake
-from grader.course import bundled_course_root, load_course
+from grader.course.loader import bundled_course_root, load_course
 from grader.report import render
 
 VARIANTS = ROOT / "tests" / "variants"
@@ -132,7 +132,7 @@ def test_a_function_that_raises_on_every_call_matches_no_mistake_that_raises_on_
 def _diagnosed_anyway(grader, monkeypatch):
     """Diagnosis runs only where a check failed; here it runs on every exercise's visible calls too (correct
     code's included), through the real Diagnoser, and what it names is recorded."""
-    from grader.engine import Grader
+    from grader.grading.engine import Grader
 
     named: dict = {}
     original = Grader._hidden_checks

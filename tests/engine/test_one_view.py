@@ -1,4 +1,4 @@
-"""One view between results and every output (grader/view.py), results stored as
+"""One view between results and every output (grader/report/view.py), results stored as
 language-neutral data and read back, every `grade class --format`, and gradebooks written
 before results were stored as data."""
 
@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_reference, run_grade, with_mistake
-from grader.gradebook import Gradebook, prepare
-from grader.i18n import Message
+from grader.classroom.gradebook import Gradebook, prepare
+from grader.base.i18n import Message
 from grader.report import FORMATS, WRITERS, render
-from grader.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
-from grader.view import build, points
+from grader.report.results import CheckResult, Diagnosis, ExerciseResult, SubmissionResult
+from grader.report.view import build, points
+from grader.report import json_data
 
 MISTAKES = ROOT / "solutions" / "mistakes"
 LANGS = ("en", "zh")
@@ -25,7 +26,7 @@ LANGS = ("en", "zh")
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, grader):
     """A real result with a named mistake, failing hidden checks, a missing file and a partial quiz answer."""
-    from grader.submission import load_submission
+    from grader.submission.load import load_submission
 
     tmp = tmp_path_factory.mktemp("view")
     folder = with_mistake(copy_reference(tmp / "s"), "rnn_step.py", MISTAKES / "step" / "missing_bias.py")
@@ -69,7 +70,7 @@ def test_a_gradebook_keeps_the_result_and_every_report_comes_from_it(graded, tmp
         book.record_prepared(run, "alice", "c1", prepare(graded))
         attempt = book.latest("alice")
         for lang in LANGS:
-            assert attempt.report(lang) == graded.to_json(lang)
+            assert attempt.report(lang) == json_data(graded, lang)
             assert render(attempt.result, "markdown", lang) == render(graded, "markdown", lang)
 
 
@@ -178,7 +179,8 @@ def old_gradebook(path: Path, result) -> Path:
     db.executescript(OLD_SCHEMA)
     db.execute("INSERT INTO runs VALUES (1, 't0', 't1', 'finished', 'class', 'fp')")
     db.execute("INSERT INTO attempts VALUES (1, 1, 'carol', 'c', 't1', ?, ?, 'bubblewrap', 1.5, ?, ?)",
-               (result.score, result.max_score, json.dumps(result.to_json("en")), json.dumps(result.to_json("zh"))))
+               (result.score, result.max_score, json.dumps(json_data(result, "en")),
+                json.dumps(json_data(result, "zh"))))
     db.executemany("INSERT INTO checks VALUES (1, ?, ?, ?, ?, ?, ?)",
                    [(e.id, c.name, int(c.passed), c.score, c.max_score, int(c.hidden))
                     for e in result.exercises for c in e.checks])
@@ -192,7 +194,7 @@ def test_an_old_gradebook_still_opens_and_every_output_reads_it(graded, tmp_path
     with Gradebook(book) as gradebook:
         attempt = gradebook.latest("carol")
         for lang in LANGS:
-            old = graded.to_json(lang)
+            old = json_data(graded, lang)
             again = attempt.report(lang)
             assert again["score"] == old["score"]
             assert [e["id"] for e in again["exercises"]] == [e["id"] for e in old["exercises"]]
@@ -203,7 +205,7 @@ def test_an_old_gradebook_still_opens_and_every_output_reads_it(graded, tmp_path
             assert all(e.id in report for e in graded.exercises), fmt
         run = gradebook.start_run("class", "fp")              # a new attempt goes into the old table too
         gradebook.record_prepared(run, "dave", "d", prepare(graded))
-        assert gradebook.latest("dave").report("en") == graded.to_json("en")
+        assert gradebook.latest("dave").report("en") == json_data(graded, "en")
     code, out, err = run_grade("export", "--gradebook", book, "--csv", tmp_path / "out.csv")
     assert code == 0, err
     assert "carol" in (tmp_path / "out.csv").read_text(encoding="utf-8-sig")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_reference
-from grader.engine import Grader
-from grader.plan import Plan, record_plan
-from grader.runner import Worker
-from grader.submission import load_submission
+from grader.grading.engine import Grader
+from grader.grading.plan import Plan, record_plan
+from grader.sandbox.client import Worker
+from grader.submission.load import load_submission
 
 STUDENTS = {
     "reference": {},

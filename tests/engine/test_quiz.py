@@ -1,4 +1,4 @@
-"""Tests for grader/quiz.py: one quiz answer -> Verdict."""
+"""Tests for grader/quiz/grade.py: one quiz answer -> Verdict."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import yaml
 
-from grader import quiz
-from grader.quiz import Verdict, grade_answer
+from grader.quiz import grade as quiz
+from grader.quiz.grade import Verdict, grade_answer
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ROOT / "grader" / "locales"
+LOCALES = ROOT / "grader" / "base" / "locales"
 
 
 def _catalogue(lang):
@@ -576,7 +576,7 @@ def test_locales_have_the_same_keys():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_key_we_can_return_is_in_the_locale(lang):
-    from grader.equation import MESSAGE_KEYS as EQ_KEYS
+    from grader.quiz.equation import MESSAGE_KEYS as EQ_KEYS
     for key in quiz.MESSAGE_KEYS + EQ_KEYS:
         assert key in CATALOGUES[lang], key
         assert isinstance(CATALOGUES[lang][key], str) and CATALOGUES[lang][key].strip()

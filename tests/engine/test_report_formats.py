@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.i18n import Message, text
+from grader.base.i18n import Message, text
 from grader.report import FORMATS, render
 from grader.report.markdown import code, inline
+from grader.report import check_message
 
 LANGS = ("en", "zh")
 MISTAKE = ROOT / "solutions" / "mistakes" / "step" / "missing_bias.py"
@@ -82,7 +83,7 @@ def mistake_result(grade, tmp_path):
 def evil_result(grade, tmp_path):
     result = grade(evil_folder(tmp_path), ("step",))
     step = exercise(result, "step")
-    assert "<script>" in step.checks[0].rendered("en") and "<script>" in step.output
+    assert "<script>" in check_message(step.checks[0], "en") and "<script>" in step.output
     return result
 
 

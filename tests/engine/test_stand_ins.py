@@ -1,5 +1,5 @@
 """Fair marks: a mistake costs points where it is, not in every exercise that calls it
-(grader/stand_ins.py). Once an exercise lost points, later exercises are graded with its
+(grader/grading/stand_ins.py). Once an exercise lost points, later exercises are graded with its
 functions answered by the reference, from the trusted side."""
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, copy_reference, single_file_source
-from grader import engine
-from grader.course import bundled_course_root, load_course
-from grader.runtime import module_name
-from grader.submission import load_submission
-from grader.stand_ins import MAX_CALLS, StandInAnswers, answer_stand_in, stand_ins_for
-from grader.worker import wire
+from grader.grading import engine
+from grader.course.loader import bundled_course_root, load_course
+from grader.course.runtime import module_name
+from grader.submission.load import load_submission
+from grader.grading.stand_ins import MAX_CALLS, StandInAnswers, answer_stand_in, stand_ins_for
+from grader.sandbox.worker import wire
+from grader.report import check_message
 
 FULL = sum(c.points for e in load_course(bundled_course_root()).exercises.values() for c in e.checks)
 
@@ -114,7 +115,7 @@ def test_a_wrong_call_to_a_stand_in_fails_with_the_exception(grade, no_bias):
     edit(folder / "rnn_forward.py", "h = rnn_step(X[:, t], h, W_x, W_h, b)", "h = rnn_step(X[:, t], h, W_h, W_x, b)")
     forward = next(e for e in grade(folder, ["step", "forward"]).exercises if e.id == "forward")
     assert forward.score < forward.max_score
-    messages = " ".join(c.rendered("en") for c in forward.checks if not c.passed)
+    messages = " ".join(check_message(c, "en") for c in forward.checks if not c.passed)
     assert "ValueError" in messages, messages
 
 
@@ -147,7 +148,7 @@ def answer(handler, request, allowed):
 
 @pytest.fixture
 def answers(course):
-    from grader.runtime import CourseRuntime
+    from grader.course.runtime import CourseRuntime
     return StandInAnswers(CourseRuntime(course), course)
 
 
@@ -221,7 +222,7 @@ def test_a_student_cannot_ask_the_reference_for_the_exercise_being_graded(grade,
                                         encoding="utf-8")
     step = next(e for e in grade(folder, ["scalar", "step"]).exercises if e.id == "step")
     assert step.score == 0, [(c.name, c.passed) for c in step.checks]
-    assert "no such function" in " ".join(c.rendered("en") for c in step.checks)
+    assert "no such function" in " ".join(check_message(c, "en") for c in step.checks)
 
 
 def test_a_later_exercise_cannot_ask_for_its_own_function_either(grade, no_bias):
@@ -421,7 +422,7 @@ def test_every_known_mistake_docks_only_its_own_exercise(grade, course, tmp_path
     (every variant) loses points in that mistake's exercise and nowhere else. A check whose
     failure reaches other exercises' visible checks (an rnn_step writing into h_prev breaks
     every caller's results) is visible itself, so the stand-ins can act on it."""
-    from grader.validate import mistake_folder
+    from grader.grading.validate import mistake_folder
 
     docked = []
     for exercise in course.exercises.values():

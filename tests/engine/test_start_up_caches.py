@@ -1,5 +1,5 @@
 """What `grade check` keeps between runs to start faster: the course's parsed YAML
-(grader/course_cache.py) and the compiled seccomp filter (grader/seccomp_filter.py). Kept as
+(grader/course/cache.py) and the compiled seccomp filter (grader/sandbox/seccomp_filter.py). Kept as
 plain JSON, the owner's alone, and never trusted when what is read back is malformed."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import stat
 import pytest
 from conftest import ROOT
 
-import grader.seccomp_filter as seccomp
-from grader.course import bundled_course_root, load_course, load_yaml
-from grader.course_cache import LineDict
+import grader.sandbox.seccomp_filter as seccomp
+from grader.course.loader import bundled_course_root, load_course, load_yaml
+from grader.course.cache import LineDict
 
 
 @pytest.fixture

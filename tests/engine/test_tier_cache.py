@@ -1,4 +1,4 @@
-"""Hypothesis's drawn counterexample cases, kept between runs (grader/tier_cache.py): a replay gives
+"""Hypothesis's drawn counterexample cases, kept between runs (grader/grading/tier_cache.py): a replay gives
 the very cases a fresh draw gives, a later run draws nothing, and nothing odd is ever read back."""
 
 from __future__ import annotations
@@ -7,10 +7,14 @@ import json
 
 import pytest
 
-from grader import choices, counterexample, tier_cache
-from grader.checks import Context
-from grader.compare import identical
-from grader.kit_records import call_digest
+from grader.checks import choices
+
+from grader.grading import counterexample
+
+from grader.grading import tier_cache
+from grader.checks.api import Context
+from grader.checks.compare import identical
+from grader.course.kit_records import call_digest
 
 
 @pytest.fixture

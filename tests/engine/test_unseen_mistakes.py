@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import pytest
 
 from conftest import copy_reference
+from grader.report import check_message
 
 FILES = {"step": "rnn_step.py", "scalar": "rnn_step.py", "forward": "rnn_forward.py", "params": "param_count.py",
          "masking": "masking.py", "readout": "readout.py", "bptt": "bptt.py", "clipping": "bptt.py",
@@ -3310,7 +3311,7 @@ def test_unseen_implementation(grade, tmp_path, case: Impl):
                     encoding="utf-8")
     result = grade(folder, only=(case.exercise,))
     (exercise,) = result.exercises
-    failed = [(c.name, c.rendered("en")) for c in exercise.checks if not c.passed]
+    failed = [(c.name, check_message(c, "en")) for c in exercise.checks if not c.passed]
     if case.kind == WRONG:
         assert exercise.score < exercise.max_score, f"wrong implementation kept full marks: {case.name}"
     else:

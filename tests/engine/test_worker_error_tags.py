@@ -1,8 +1,8 @@
 """Every way a call can fail has its own words (issue 36 item 8).
 
-The worker (grader/worker/zygote.py) and the trusted side (grader/runner.py, grader/plan.py,
-grader/notebook_run.py) end a call with an error dict whose "kind" is a tag. The trusted side turns it into a
-message (grader/worker_errors.call_error_message). A tag without its own branch used to fall through to
+The worker (grader/sandbox/worker/zygote.py) and the trusted side (grader/sandbox/client.py, grader/grading/plan.py,
+grader/sandbox/notebook_run.py) end a call with an error dict whose "kind" is a tag. The trusted side turns it into a
+message (grader/checks/call_errors.py). A tag without its own branch used to fall through to
 "returned something the grader cannot accept", even for a SyntaxError raised while the function ran.
 This test reads every tag out of those files, so a new tag without words fails here.
 """
@@ -15,10 +15,10 @@ import textwrap
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.i18n import Message
-from grader.worker_errors import CALL_ERROR_KINDS, call_error_message
+from grader.base.i18n import Message
+from grader.checks.call_errors import CALL_ERROR_KINDS, call_error_message
 
-SOURCES = ["grader/worker/zygote.py", "grader/runner.py", "grader/plan.py"]
+SOURCES = ["grader/sandbox/worker/zygote.py", "grader/sandbox/client.py", "grader/grading/plan.py"]
 TAG = re.compile(r"""["']kind["']\s*:\s*["'](\w+)["']|\bkind\s*=\s*["'](\w+)["']""")
 NOT_CALL_TAGS = {"scalar", "array"}     # wire.py's value tags, not errors
 
@@ -35,7 +35,7 @@ def sent_tags() -> set:
 def test_every_tag_the_worker_or_runner_sends_is_known():
     tags = sent_tags()
     assert {"syntax", "protocol", "bad_return", "missing", "crash", "time_limit", "not_run"} <= tags
-    assert tags - set(CALL_ERROR_KINDS) == set(), "a tag with no words of its own in grader/worker_errors.py"
+    assert tags - set(CALL_ERROR_KINDS) == set(), "a tag with no words of its own in grader/grading/worker_errors.py"
 
 
 SAMPLE = {

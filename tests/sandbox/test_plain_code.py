@@ -1,4 +1,4 @@
-"""grader/plain_code.py: the static test that a submission's code cannot leave state behind.
+"""grader/sandbox/plain_code.py: the static test that a submission's code cannot leave state behind.
 
 A submission whose every file is "plain" may grade all its exercises in one worker child
 (issue 10). So the test must be sound: every attack below, each a way for code to change
@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from conftest import REFERENCE
-from grader import plain_code
-from grader.course import bundled_course_root, load_course
-from grader.plain_code import state_risk, submission_risk
+from grader.sandbox import plain_code
+from grader.course.loader import bundled_course_root, load_course
+from grader.sandbox.plain_code import state_risk, submission_risk
 
 SIBLINGS = frozenset({"rnn_step", "rnn_forward", "masking", "readout", "bptt", "helpers"})
 

@@ -25,11 +25,11 @@ import uuid
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.course import MistakeSpec, bundled_course_root, load_course
-from grader.i18n import Message
-from grader.runner import Limits, StudentError, StudentModule, Worker
-from grader.sandbox import bwrap_path
-from grader.submission import load_submission
+from grader.course.loader import MistakeSpec, bundled_course_root, load_course
+from grader.base.i18n import Message
+from grader.sandbox.client import Limits, StudentError, StudentModule, Worker
+from grader.sandbox.isolation import bwrap_path
+from grader.submission.load import load_submission
 from test_sandbox import fast_grader, scores  # noqa: F401 -- fixture
 
 GRADER_PEAK_BOUND = 192 << 20       # bytes of resident memory the grader process may reach (measured: 55-64)

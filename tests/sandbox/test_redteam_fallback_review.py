@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, copy_reference
 
-from grader import sandbox
-from grader.runner import Worker
-from grader.submission import load_submission
+from grader.sandbox import isolation as sandbox
+from grader.sandbox.client import Worker
+from grader.submission.load import load_submission
 # the fallback's grader and the attack helpers: one place for both red-team files
 from test_redteam_without_bubblewrap import fallback_grader, no_bwrap, output_of, submit  # noqa: F401
 

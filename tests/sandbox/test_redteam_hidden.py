@@ -2,7 +2,7 @@
 
 A hidden check's inputs used to come from the published seed and the check code, both in
 the wheel a student installs: anyone could recompute them and hard-code the answers. They
-now come from a course secret that only the instructor's install holds (grader/secret.py);
+now come from a course secret that only the instructor's install holds (grader/course/secret.py);
 visible checks keep the published seed.
 """
 
@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.checks import Context, Fail
-from grader.course import CourseError, bundled_course_root, load_course
-from grader.runner import CallResult, StudentError
-from grader.runtime import DEFAULT_SEED, CourseRuntime, module_name
+from grader.checks.api import Context, Fail
+from grader.course.loader import CourseError, bundled_course_root, load_course
+from grader.sandbox.client import CallResult, StudentError
+from grader.course.runtime import DEFAULT_SEED, CourseRuntime, module_name
 
 SECRET_A = "a-first-course-secret-for-tests-0123456789"
 SECRET_B = "another-course-secret-for-tests-9876543210"
@@ -170,8 +170,8 @@ def test_the_same_secret_gives_the_same_inputs_on_another_machine(course, monkey
     script = ("import json, sys\n"
               "sys.path[:0] = ['tests/sandbox', 'tests']\n"
               "from test_redteam_hidden import inputs_by_check\n"
-              "from grader.course import bundled_course_root, load_course\n"
-              "from grader.runtime import CourseRuntime\n"
+              "from grader.course.loader import bundled_course_root, load_course\n"
+              "from grader.course.runtime import CourseRuntime\n"
               "found = inputs_by_check(CourseRuntime(load_course(bundled_course_root())))\n"
               "print(json.dumps([[list(map(str, k)), v] for k, v in found.items()]))\n")
     env = {**os.environ, "GRADER_SECRET": SECRET_A, "PYTHONHASHSEED": "12345",
@@ -187,7 +187,7 @@ def test_the_same_secret_gives_the_same_inputs_on_another_machine(course, monkey
 # ---------------------------------------------------------------- where the secret lives
 
 def test_the_secret_is_created_private_on_first_use_and_kept(course, monkeypatch, tmp_path):
-    from grader.secret import course_secret_fingerprint, secret_path
+    from grader.course.secret import course_secret_fingerprint, secret_path
 
     monkeypatch.delenv("GRADER_SECRET", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -212,7 +212,7 @@ def test_the_secret_is_created_private_on_first_use_and_kept(course, monkeypatch
 
 
 def test_a_secret_file_others_can_read_is_refused(course, monkeypatch, tmp_path):
-    from grader.secret import secret_path
+    from grader.course.secret import secret_path
 
     monkeypatch.delenv("GRADER_SECRET", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

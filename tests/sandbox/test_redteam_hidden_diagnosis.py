@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_reference
-from grader.class_page import render_html
-from grader.class_report import collect
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.gradebook import Gradebook
+from grader.classroom.class_page import render_html
+from grader.classroom.class_report import collect
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.classroom.gradebook import Gradebook
 from grader.report import FORMATS, render
-from grader.results import SubmissionResult
-from grader.submission import load_submission
+from grader.report.results import SubmissionResult
+from grader.submission.load import load_submission
 
 # The student's rnn_step: correct on every visible call; on the hidden check's huge pre-activations,
 # the overflowing hand-written tanh when x_t's first entry has the chosen sign, else NaN everywhere

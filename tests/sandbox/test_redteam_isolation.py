@@ -21,10 +21,10 @@ import uuid
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.sandbox import bwrap_path
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.sandbox.isolation import bwrap_path
+from grader.submission.load import load_submission
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -137,10 +137,10 @@ def bwrap_worker():
 @pytest.fixture(params=["bubblewrap", "without bubblewrap"])
 def one_worker(request, monkeypatch):
     """As bwrap_worker, and again with bubblewrap made unavailable: the attacks that do not
-    depend on bubblewrap's pid namespace must fail in the fallback too (grader/sandbox.py)."""
+    depend on bubblewrap's pid namespace must fail in the fallback too (grader/sandbox/isolation.py)."""
     if request.param != "bubblewrap":
-        import grader.sandbox
-        monkeypatch.setattr(grader.sandbox, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
+        import grader.sandbox.isolation
+        monkeypatch.setattr(grader.sandbox.isolation, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
     with _class_grader() as grader:
         isolation = grader.worker.isolation
         if request.param == "bubblewrap":

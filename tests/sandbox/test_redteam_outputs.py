@@ -28,7 +28,7 @@ from rich.console import Console
 
 from conftest import ROOT, copy_reference
 from grader.report import FORMATS, render
-from grader.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.report.results import CheckResult, ExerciseResult, SubmissionResult
 
 OSC_TITLE = "\x1b]0;pwned\x07"          # sets the terminal's title; click does not strip it off a tty
 CSI_CLEAR = "\x1b[2J\x1b[1;1H"         # clears the screen and moves the cursor home
@@ -115,7 +115,7 @@ def test_every_student_gets_a_feedback_file_of_their_own(hostile_class):
 
 
 def test_feedback_names_cannot_be_forged_by_another_student(tmp_path):
-    from grader.feedback import FeedbackWriter
+    from grader.classroom.feedback import FeedbackWriter
 
     writer = FeedbackWriter(tmp_path, "markdown", "en")
     victim = "alice!"
@@ -131,9 +131,9 @@ def test_feedback_names_cannot_be_forged_by_another_student(tmp_path):
 
 
 def test_html_feedback_title_is_escaped(tmp_path):
-    from grader.feedback import FeedbackWriter
+    from grader.classroom.feedback import FeedbackWriter
 
-    from grader.results import SubmissionResult
+    from grader.report.results import SubmissionResult
 
     writer = FeedbackWriter(tmp_path, "html", "en")
     student = f"<b>{OSC_TITLE}"
@@ -143,7 +143,7 @@ def test_html_feedback_title_is_escaped(tmp_path):
 
 
 def test_progress_bar_shows_names_as_data():
-    from grader.progress import _Bar
+    from grader.classroom.progress import _Bar
 
     buffer = io.StringIO()
     bar = _Bar(Console(file=buffer, force_terminal=True, width=100))
@@ -212,7 +212,7 @@ def test_exit_2_message_escapes_names_inside_a_zip(tmp_path):
 # that exceeded memory. With a marker file, it dies only the first time (a passing fault).
 POOL_KILLER = textwrap.dedent("""
     import os, signal, sys
-    import grader.classroom as classroom
+    import grader.classroom.class_run as classroom
     from grader.cli import main
 
     real_grade_one = classroom._grade_one

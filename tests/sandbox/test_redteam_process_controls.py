@@ -1,6 +1,6 @@
 """Red team, issue 31 item 1: process controls on a process that outlives the submission.
 
-The sandbox's pid 1 (the zygote, grader/worker/zygote.py) forks every child of a worker and runs
+The sandbox's pid 1 (the zygote, grader/sandbox/worker/zygote.py) forks every child of a worker and runs
 with the children's uid; without bubblewrap, in the "landlock" mode, the child even has the
 grader's uid. The kernel lets a process change many settings of another process of its uid, and
 a forked child inherits them: one student lowered pid 1's hard address-space limit with prlimit(2)
@@ -21,7 +21,7 @@ The attacks run under bubblewrap and in the fallback modes: "landlock+user" (thi
 fallback as root), "user" (no Landlock) and "landlock" (Landlock without a uid of its own, which
 a grader that is not root gets; here the child even stays root, so only the system-call filter
 stands between it and the zygote and the grader). They failed before the filter allowed these
-calls on the calling process only (grader/seccomp_filter.py OWN_PROCESS_ONLY) and before the
+calls on the calling process only (grader/sandbox/seccomp_filter.py OWN_PROCESS_ONLY) and before the
 zygote replaced itself when its own settings moved (Zygote.settings_changed).
 """
 
@@ -38,10 +38,10 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_reference
-from grader import sandbox
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.submission import load_submission
+from grader.sandbox import isolation as sandbox
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.submission.load import load_submission
 
 MODES = ("bubblewrap", "landlock+user", "user", "landlock")
 ROOT_USER = os.geteuid() == 0
@@ -361,7 +361,7 @@ def test_no_proc_file_of_the_zygote_or_the_grader_reaches_a_later_student(one_wo
     else:
         assert not [w for w in wrote if " zygote " not in w], out
         _assert_unaffected(grader, tmp_path, before, usual, grader_before)
-        assert not wrote or grader.worker.restarts > restarts, "the zygote went on forking with its settings changed"
+        assert not wrote or grader.worker.restarts > restarts, "the zygote forked on with settings changed"
         return
     _assert_unaffected(grader, tmp_path, before, usual, grader_before)
 

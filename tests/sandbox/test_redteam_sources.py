@@ -28,8 +28,8 @@ import pytest
 
 from conftest import ROOT, copy_reference
 from grader.report import render
-from grader.sandbox import bwrap_path
-from grader.submission import SubmissionError, load_submission, note_text
+from grader.sandbox.isolation import bwrap_path
+from grader.submission.load import SubmissionError, load_submission, note_text
 from test_sandbox import fast_grader  # noqa: F401 -- the sandboxed grader with 1 s call timeouts
 
 MiB = 1024 * 1024
@@ -46,8 +46,8 @@ needs_bwrap = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not
 LOAD_SCRIPT = """
 import json, re, sys, time
 from pathlib import Path
-import nbformat, grader.notebook                     # imported before the baseline: both versions pay it
-from grader.submission import SubmissionError, load_submission, note_text
+import nbformat, grader.submission.notebook                     # imported before the baseline: both versions pay it
+from grader.submission.load import SubmissionError, load_submission, note_text
 def peak_kib():
     with open("/proc/self/status") as fh:
         return int(re.search(r"VmHWM:\\s*(\\d+)", fh.read()).group(1))
@@ -261,7 +261,7 @@ def test_late_future_imports_cost_linear_work(tmp_path, monkeypatch):
     """Under the size cap: every late import dropped in one pass, not one recompilation per import."""
     import symtable
 
-    import grader.notebook as notebook
+    import grader.submission.notebook as notebook
 
     cell = "x = 1\n" * 2_000 + "from __future__ import annotations\n" * 2_000 + "y = 2\n"
     path = write_notebook(tmp_path / "future.ipynb", "from __future__ import annotations\nimport math\n",

@@ -1,15 +1,15 @@
 """Red team, issue 31 item 2: trusted work driven by a student's arguments is bounded.
 
-A stand-in call (grader/stand_ins.py) runs the course's reference on the arguments a student's
+A stand-in call (grader/grading/stand_ins.py) runs the course's reference on the arguments a student's
 code passed. The course tests/courses/bounds has a reference that allocates by its argument
 (``ramp(n)``: n float64) and loops by it (``harmonic(k)``: k steps). Before, a student whose
 ramp and harmonic lost points had them answered by the reference inside the grading process:
 ``ramp(300_000_000)`` (a 16-byte call) made the grading process allocate 2.4 GB, and
 ``harmonic(10**12)`` kept it at 100% CPU with no end (the per-submission budget was checked only
 between calls). Now such calls run in a helper process with a wall-clock and CPU limit, a memory
-ceiling of its own and a bounded reply (grader/trusted_calls.py), and the student's exercise
+ceiling of its own and a bounded reply (grader/sandbox/trusted_calls.py), and the student's exercise
 fails with a message naming the function and the limit. The same holds for a diagnosis that
-replays calls built from a student's results (grader/diagnose.py).
+replays calls built from a student's results (grader/grading/diagnose.py).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.checks import Case, RecordedCall
-from grader.course import load_course
-from grader.diagnose import Diagnoser, run_outcome
-from grader.runtime import CourseRuntime
-from grader.trusted_calls import MEMORY, REPLY_BYTES, Overrun, TrustedCalls
+from grader.checks.api import Case, RecordedCall
+from grader.course.loader import load_course
+from grader.grading.diagnose import Diagnoser, run_outcome
+from grader.course.runtime import CourseRuntime
+from grader.sandbox.trusted_calls import MEMORY, REPLY_BYTES, Overrun, TrustedCalls
 
 COURSE = Path(__file__).resolve().parents[1] / "courses" / "bounds"
 REFERENCE = (COURSE / "solutions" / "reference" / "bounds.py").read_text(encoding="utf-8")
@@ -71,9 +71,9 @@ LOOP = REFERENCE + textwrap.dedent('''
 GRADING = textwrap.dedent('''
     import json, resource, sys, time
     from pathlib import Path
-    from grader.course import load_course
-    from grader.engine import Grader
-    from grader.submission import load_submission
+    from grader.course.loader import load_course
+    from grader.grading.engine import Grader
+    from grader.submission.load import load_submission
 
     def peak():
         with open("/proc/self/status") as fh:
@@ -95,7 +95,7 @@ GRADING = textwrap.dedent('''
         out["peak_after"] = peak()
         out["attack"] = {e.id: [e.score, e.max_score] for e in attack.exercises}
         out["messages"] = {f"{e.id}.{c.name}": [c.message.key if c.message else None,
-                                                 c.rendered("en"), c.rendered("zh")]
+                                                 check_message(c, "en"), check_message(c, "zh")]
                            for e in attack.exercises for c in e.checks}
         again, out["after_seconds"] = grade("correct")
         out["after_score"] = again.score
@@ -174,7 +174,7 @@ def _peak() -> int:
 
 
 def _answer(frame: bytes):
-    from grader.worker import wire
+    from grader.sandbox.worker import wire
 
     header, payload = int.from_bytes(frame[:4], "big"), int.from_bytes(frame[4:8], "big")
     assert len(frame) == 8 + header + payload
@@ -308,7 +308,7 @@ def test_a_diagnosis_replays_a_students_arguments_in_the_helper(runtime, helper)
 
 def test_a_replay_stopped_at_a_limit_costs_the_diagnosis_only(runtime):
     """Even with GRADER_STRICT (the tests'), an overrun is the student's arguments, not a bug."""
-    from grader.engine import Grader
+    from grader.grading.engine import Grader
 
     grader = Grader(runtime.course, runtime=runtime, isolation="none")
     try:
@@ -336,8 +336,8 @@ def test_a_checks_reference_on_a_students_results_runs_in_the_helper(runtime):
     student's results (``ctx.expected`` on a case not ``cached``): the course's code then runs on
     arguments the student chose, so in the helper. Here within limits it answers as before; asked
     for 2.4 GB it fails the check with the limit named, and the grading process does not grow."""
-    from grader.checks import Context, Fail
-    from grader.i18n import render
+    from grader.checks.api import Context, Fail
+    from grader.base.i18n import render
 
     exercise = runtime.course.exercises["ramp"]
     ctx = Context(runtime, exercise, None)

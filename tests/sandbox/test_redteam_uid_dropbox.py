@@ -25,10 +25,10 @@ import pytest
 from conftest import copy_reference
 from test_redteam_uid_files import force_user_mode
 
-import grader.sandbox as sandbox
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.submission import load_submission
+import grader.sandbox.isolation as sandbox
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.submission.load import load_submission
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root")
 MODES = pytest.mark.parametrize("mounts", [True, False], ids=["private-mounts", "sweep"])

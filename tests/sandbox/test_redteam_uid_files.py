@@ -28,9 +28,9 @@ from pathlib import Path
 import pytest
 from conftest import copy_reference
 
-import grader.sandbox as sandbox
+import grader.sandbox.isolation as sandbox
 from grader.cli import main
-from grader.gradebook import Gradebook, load_result
+from grader.classroom.gradebook import Gradebook, load_result
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root")
 

@@ -2,7 +2,7 @@
 
 Gradescope's containers, and many CI runners, forbid the namespaces bubblewrap needs.
 Here it is made unavailable (``sandbox_unavailable`` answers a reason), and the grader
-falls back to what grader/sandbox.py describes: as root, a uid of the submission's own
+falls back to what grader/sandbox/isolation.py describes: as root, a uid of the submission's own
 where that uid can run this Python; Landlock where the kernel has it. Each attack below
 is what a student could do with a plain process; every test asserts the safe outcome,
 and each failed before the fallback (student code ran as a plain process, as root).
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-import grader.sandbox as sandbox
+import grader.sandbox.isolation as sandbox
 from conftest import ROOT, copy_reference
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.runner import StudentModule, Worker
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.sandbox.client import StudentModule, Worker
+from grader.submission.load import load_submission
 
 FALLBACK = sandbox.fallback_isolation("bubblewrap made unavailable", None)
 pytestmark = pytest.mark.skipif(not FALLBACK.confined,
@@ -87,7 +87,7 @@ def test_graded_in_full_and_the_report_says_how(fallback_grader, tmp_path):
 def test_student_code_cannot_read_the_reference_the_answer_key_or_the_course(fallback_grader, tmp_path):
     targets = [ROOT / "solutions" / "reference" / "rnn_step.py", ROOT / "solutions" / "reference" / "answers.yaml",
                ROOT / "exercises" / "step.yaml", ROOT / "exercises" / "checks" / "step.py",
-               ROOT / "grader" / "engine.py", Path.home() / ".config" / "rnn-grader" / "secrets"]
+               ROOT / "grader" / "grading" / "engine.py", Path.home() / ".config" / "rnn-grader" / "secrets"]
     attack = TRY_READ + "".join(f"print(_try_read({str(t)!r}))\n" for t in targets)
     attack += "import os\nprint(_try_read('/proc/%d/environ' % os.getppid()))\nprint(_try_read('/proc/1/environ'))\n"
     out = output_of(fallback_grader, submit(tmp_path, attack), tmp_path)

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_reference
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.sandbox import bwrap_path, probe_bwrap
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.sandbox.isolation import bwrap_path, probe_bwrap
+from grader.submission.load import load_submission
+from grader.report import check_message, json_data
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -58,7 +59,7 @@ def scores(result):
     return {e.id: (e.score, e.max_score) for e in result.exercises}
 
 
-# Checks that judge only a property (grader/checks.py): an attack that returns zeros of the right
+# Checks that judge only a property (grader/checks/api.py): an attack that returns zeros of the right
 # shape without touching its inputs has those properties, and may keep their points.
 PROPERTY_CHECKS = {"shape_dtype", "inputs_unchanged", "no_state"}
 
@@ -171,7 +172,7 @@ def test_a_module_that_prints_past_the_capture_limit_still_imports(fast_grader, 
         fh.write("\nfor _ in range(40):\n    print('x' * (2**20))\nimport sys\nsys.stderr.write('y' * 2**20)\n")
     result = fast_grader.grade(load_submission(folder, tmp_path / "work"), ["step"])
     step = result.exercises[0]
-    assert step.score == step.max_score, [(c.name, c.rendered("en")) for c in step.checks if not c.passed]
+    assert step.score == step.max_score, [(c.name, check_message(c, "en")) for c in step.checks if not c.passed]
     assert "more bytes" in step.output and len(step.output) < 100_000
 
 
@@ -282,7 +283,7 @@ def test_expected_values_are_not_in_memory_or_proc(fast_grader, tmp_path, monkey
         raise RuntimeError(" | ".join(leaks))
     """
     result = run_attack(fast_grader, tmp_path, code, only=["step"])
-    report = json.dumps(result.to_json("en"))
+    report = json.dumps(json_data(result, "en"))
     assert "s3cr3t" not in report and "mem readable 1" not in report
     assert result.exercises[0].score == 0
 
@@ -485,5 +486,5 @@ def test_symlink_out_of_the_submission_is_not_followed(fast_grader, tmp_path):
 
 def test_isolation_is_stated_in_every_report(fast_grader, tmp_path):
     result = fast_grader.grade(load_submission(copy_reference(tmp_path / "r"), tmp_path / "w"), ["params"])
-    assert result.to_json("en")["isolation"] == "bubblewrap"
+    assert json_data(result, "en")["isolation"] == "bubblewrap"
     assert probe_bwrap(tmp_path) == ""

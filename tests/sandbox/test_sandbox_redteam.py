@@ -29,11 +29,11 @@ import nbformat
 import pytest
 
 from conftest import ROOT, STUBS, copy_reference
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
 from grader.report import FORMATS, render
-from grader.sandbox import bwrap_path
-from grader.submission import SubmissionError, load_submission
+from grader.sandbox.isolation import bwrap_path
+from grader.submission.load import SubmissionError, load_submission
 from test_sandbox import (PROPERTY_CHECKS, assert_contained, attack_folder, fast_grader,  # noqa: F401
                           no_process_with, run_attack, scores)
 
@@ -278,7 +278,7 @@ def test_misbehaving_return_values(fast_grader, tmp_path, body):  # noqa: F811 -
 
 
 def test_huge_int_results_do_not_break_the_diagnosis(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
-    monkeypatch.setattr("grader.engine.STRICT", False)   # production: a broken check just fails
+    monkeypatch.setattr("grader.grading.engine.STRICT", False)   # production: a broken check just fails
     code = """
     def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
         return [10**400] * len(sequence)
@@ -362,9 +362,9 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
     script = f"""
 import os, re, sys
 sys.path.insert(0, {str(ROOT / 'tests')!r})
-from grader.course import bundled_course_root, load_course
-from grader.engine import Grader
-from grader.submission import load_submission
+from grader.course.loader import bundled_course_root, load_course
+from grader.grading.engine import Grader
+from grader.submission.load import load_submission
 def peak_kib():     # VmHWM: ru_maxrss would start at the peak of the pytest process that started this one
     with open("/proc/self/status") as fh:
         return int(re.search(r"VmHWM:\\s*(\\d+)", fh.read()).group(1))
@@ -428,7 +428,7 @@ def count_rnn_params(*args, **kwargs):
 def params_calls(grader, tmp_path, monkeypatch) -> int:
     """How many calls grading the params exercise makes (the colluder knows it from the public suite):
     the frames the grader reads, less the reply to the import."""
-    from grader.worker import wire
+    from grader.sandbox.worker import wire
 
     count, original = [0], wire.Reader.recv
 
@@ -729,7 +729,7 @@ def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_pa
     result = run_attack(fast_grader, tmp_path, code, only=["step"])
     assert scores(result)["step"] == (11, 11)
     # the hidden check random_shapes draws B, d, H at random: its inputs must not show up anywhere
-    from grader.checks import Context
+    from grader.checks.api import Context
 
     ctx = Context(fast_grader.runtime, fast_grader.course.exercises["step"], None, hidden=True)
     hidden = ctx.cases_with_expected("random", "rnn_step", lambda rng: [])
@@ -759,7 +759,7 @@ def test_notebook_with_a_deeply_nested_expression(tmp_path, cell):
 
 def test_notebook_with_many_late_future_imports_converts_quickly(tmp_path):
     path = notebook(tmp_path / "future.ipynb", "x = 1\n" + "from __future__ import annotations\n" * 20_000)
-    script = (f"from grader.submission import load_submission\n"
+    script = (f"from grader.submission.load import load_submission\n"
               f"load_submission(__import__('pathlib').Path({str(path)!r}), {str(tmp_path / 'work')!r})\n")
     try:
         subprocess.run([sys.executable, "-c", script], cwd=ROOT, timeout=10, capture_output=True)

@@ -1,6 +1,6 @@
 """Plain code shares one worker child; anything else keeps a fresh child per exercise.
 
-A submission whose every file passes grader/plain_code.py (it cannot leave state outside its
+A submission whose every file passes grader/sandbox/plain_code.py (it cannot leave state outside its
 own modules, which every exercise imports afresh) has its exercises graded in one child, as
 before issue 10, with process_state's checks between them and every hidden check after every
 visible one. Marks are the same either way.
@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_reference
-from grader import engine
-from grader.course import bundled_course_root, load_course
-from grader.plain_code import shares_one_child
-from grader.sandbox import bwrap_path
-from grader.submission import load_submission
-from grader.validate import mistake_folder
+from grader.grading import engine
+from grader.course.loader import bundled_course_root, load_course
+from grader.sandbox.plain_code import shares_one_child
+from grader.sandbox.isolation import bwrap_path
+from grader.submission.load import load_submission
+from grader.grading.validate import mistake_folder
 from test_sandbox import fast_grader, scores  # noqa: F401 -- fixture
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
@@ -32,7 +32,7 @@ def graded(grader, folder, tmp_path, only=()):
 
 
 def requests_in_order(monkeypatch):
-    from grader import runner
+    from grader.sandbox import client as runner
 
     seen = []
     original = runner.Worker.exchange

@@ -9,7 +9,7 @@ import struct
 import numpy as np
 import pytest
 
-from grader.worker import wire
+from grader.sandbox.worker import wire
 
 
 def roundtrip(value):

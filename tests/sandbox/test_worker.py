@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from grader.runner import StudentError, StudentModule, Worker
+from grader.sandbox.client import StudentError, StudentModule, Worker
 
 MODULE = '''
 import os, sys, time

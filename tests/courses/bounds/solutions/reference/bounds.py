@@ -1,6 +1,6 @@
 """The reference. ramp allocates by its argument and harmonic loops by its argument, as
 instructor code may: what a student's arguments make them do is bounded by the grader
-(grader/trusted_calls.py), not by this code."""
+(grader/sandbox/trusted_calls.py), not by this code."""
 
 import numpy as np
 
