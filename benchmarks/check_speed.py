@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader.course.loader import bundled_course_root, load_course  # noqa: E402
-from grader.grading.validate import mistake_folder, reference_folder  # noqa: E402
+from grader.course.solution_folders import mistake_folder, reference_folder  # noqa: E402
 
 # (label, issue's target ratio, folder key, extra args)
 CASES = [

@@ -46,7 +46,7 @@ from grader.course.loader import bundled_course_root, load_course  # noqa: E402
 from grader.course.modules import ModuleSet  # noqa: E402
 from grader.sandbox.client import CallResult, StudentError  # noqa: E402
 from grader.sandbox.isolation import Isolation  # noqa: E402
-from grader.grading.validate import mistake_folder, reference_folder  # noqa: E402
+from grader.course.solution_folders import mistake_folder, reference_folder  # noqa: E402
 
 
 # ---------------------------------------------------------------- synthetic class

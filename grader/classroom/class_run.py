@@ -244,7 +244,7 @@ def not_graded(exc: Exception) -> str:
 
 def warm_up(grader_: Grader, course, only):
     """Build every test vector and reference result once, before the jobs fork."""
-    from grader.grading.validate import reference_folder
+    from grader.course.solution_folders import reference_folder
 
     with tempfile.TemporaryDirectory(prefix="grade-warm-") as tmp:
         folder = reference_folder(course, Path(tmp) / "reference")

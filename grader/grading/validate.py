@@ -32,6 +32,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.course.solution_folders import mistake_folder, reference_folder
 from grader.grading.engine import Grader
 from grader.base.errors import CourseError
 from grader.grading.grade_path import grade_path
@@ -48,23 +49,6 @@ class ValidationReport:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def reference_folder(course, dest: Path) -> Path:
-    """The reference files plus the answer key, as a student would hand them in."""
-    dest.mkdir(parents=True, exist_ok=True)
-    for path in course.reference_dir.iterdir():
-        if path.suffix in (".py", ".yaml"):
-            shutil.copy2(path, dest / path.name)
-    return dest
-
-
-def mistake_folder(course, mistake, variant: Path, dest: Path) -> Path:
-    reference_folder(course, dest)
-    target = dest / course.exercises[mistake.exercise].file
-    wrong = variant.read_text(encoding="utf-8")
-    target.write_text(target.read_text(encoding="utf-8") + "\n\n" + wrong, encoding="utf-8")
-    return dest
 
 
 def _equation_problems(course, exercises) -> list[str]:

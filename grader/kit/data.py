@@ -36,7 +36,7 @@ def write_kit_data(course, folder: Path) -> None:
     from grader.grading.engine import Grader
     from grader.grading.grade_path import grade_path
     from grader.course.runtime import CourseRuntime
-    from grader.grading.validate import mistake_folder, reference_folder
+    from grader.course.solution_folders import mistake_folder, reference_folder
 
     folder = Path(folder)
     recording = Recording()

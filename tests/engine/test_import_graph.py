@@ -230,3 +230,11 @@ def test_the_wall_test_sees_a_wrong_arrow():
     """The rule above fails on an arrow up (else it could pass on nothing)."""
     assert "grading" not in MAY_IMPORT["checks"] and "classroom" not in MAY_IMPORT["grading"]
     assert wing_of("grader.sandbox.worker.wire") == "sandbox" and wing_of("grader.cli") == "cli"
+
+
+def test_class_grading_finds_the_reference_without_validate():
+    """`grade class` grades the reference once per run from the course's own folders
+    (grader/course/solution_folders.py), not through `grade validate`'s module."""
+    graph = import_graph()
+    assert "grader.grading.validate" not in graph["grader.classroom.class_run"]
+    assert "grader.course.solution_folders" in graph["grader.classroom.class_run"]
