@@ -1,0 +1,27 @@
+"""truncation.dh0_from_last_chunk: a backward time loop that stores the gradient leaving a chunk in dh0
+at the first cut it meets (the last chunk) and never updates it after."""
+import numpy as np
+
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, d = X.shape
+    H = W_h.shape[0]
+    hs = [np.zeros((B, H)) if h0 is None else h0]
+    for t in range(T):
+        hs.append(np.tanh(X[:, t] @ W_x + hs[-1] @ W_h + b))
+    dX = np.zeros((B, T, d))
+    dW_x, dW_h, db = np.zeros((d, H)), np.zeros((H, H)), np.zeros(H)
+    dh0 = None
+    carry = np.zeros((B, H))
+    for t in range(T - 1, -1, -1):
+        da = (dHs[:, t] + carry) * (1 - hs[t + 1] ** 2)
+        dX[:, t] = da @ W_x.T
+        dW_x += X[:, t].T @ da
+        dW_h += hs[t].T @ da
+        db += da.sum(axis=0)
+        carry = da @ W_h.T
+        if t % k == 0:
+            if dh0 is None:
+                dh0 = carry
+            carry = np.zeros((B, H))
+    return {"dX": dX, "dh0": dh0, "dW_x": dW_x, "dW_h": dW_h, "db": db}
