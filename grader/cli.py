@@ -198,8 +198,11 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
 
     from grader.classroom.lms_download import Download, describe
     from grader.classroom.lms_layouts import check_layout
+    from grader.kit.install import require_instructor
 
     lang = lang or default_language()
+    if not dry_run:     # grouping a download needs no course; grading it needs the instructor's
+        require_instructor("class", course_dir)
     if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
         raise BadInput(f"no such folder or .zip: {directory}")
     layout = check_layout(layout)
@@ -420,8 +423,10 @@ def list_exercises(lang, course_dir):
 def release(out, course_dir, grader_requirement, roster=None):
     """Write the student kit to OUT: stubs, answers template, notebook, instructions, and the
     grader's student wheel (no solutions, mistakes or answer key) the kit installs."""
+    from grader.kit.install import require_instructor
     from grader.kit.release import write_kit
 
+    require_instructor("release", course_dir)
     course = open_course(course_dir)
     if roster is not None:
         from grader.course.secret import course_secret
@@ -443,7 +448,9 @@ def release(out, course_dir, grader_requirement, roster=None):
 def validate(course_dir, lang, only):
     """Self-check the course: references full marks, stubs zero, every mistake caught and named."""
     from grader.grading.validate import validate_course
+    from grader.kit.install import require_instructor
 
+    require_instructor("validate", course_dir)
     course = open_course(course_dir)
     course.select(only)
     report = validate_course(course, only=only, echo=click.echo)
@@ -497,8 +504,10 @@ def class_report(gradebook, output, lang, course_dir):
 def gradescope_bundle(out, course_dir, lang):
     """Write Gradescope's autograder zip: setup.sh, run_autograder and the grader's wheel."""
     from grader.kit.gradescope_bundle import build_bundle
+    from grader.kit.install import require_instructor
     from grader.base.i18n import render as msg
 
+    require_instructor("gradescope-bundle", course_dir)   # a student wheel has no hidden checks to ship
     if course_dir is not None:
         open_course(course_dir)          # a broken course is bad input now, not on Gradescope
     names = build_bundle(out, course_dir=course_dir, lang=lang)

@@ -376,3 +376,82 @@ def test_pytest_runs_in_the_kit_with_the_grader_plugin(student_venv, student_kit
     assert "Missing required plugins" not in output, output   # the wheel registered the pytest11 plugin
     assert proc.returncode == 1, output                       # the stubs fail their checks
     assert "failed" in output and f"score: 0/{visible_points():g}" in proc.stdout, output
+
+
+# ---------------------------------------------------------------- the instructor's commands in a student install
+
+def grade_in(venv: Path, kit: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(venv / "bin" / "grade"), *args], cwd=kit, capture_output=True, text=True,
+                          timeout=timeout, env=student_env(kit))
+
+
+INSTRUCTOR_ONLY = {
+    "class": ["class", "."],
+    "validate": ["validate"],
+    "release": ["release", "released-kit"],
+    "gradescope-bundle": ["gradescope-bundle", "autograder.zip"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(INSTRUCTOR_ONLY))
+def test_an_instructors_command_is_refused_in_one_line(student_venv, student_kit, command):
+    """A TA who installed the kit's wheel: the command says at once that it needs the instructor's
+    install (no FileNotFoundError halfway through, no autograder zip without hidden checks)."""
+    proc = grade_in(student_venv, student_kit, *INSTRUCTOR_ONLY[command])
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"grade: grade {command} needs the instructor's install: this is a student kit's")
+    assert "pip install ." in lines[0] and "--course" in lines[0]
+    assert not (student_kit / "released-kit").exists() and not (student_kit / "autograder.zip").exists()
+    assert not list(student_kit.glob("*.gradebook.sqlite")) and not list(student_kit.parent.glob("*.gradebook.sqlite"))
+
+
+def test_what_a_student_install_can_do_still_works(student_venv, student_kit):
+    proc = grade_in(student_venv, student_kit, "list", "--lang", "en")
+    assert proc.returncode == 0 and "total" in proc.stdout, proc.stderr
+    for flag in ("--help", "--version"):
+        proc = grade_in(student_venv, student_kit, flag)
+        assert proc.returncode == 0 and proc.stdout and not proc.stderr, proc.stderr
+    proc = grade_in(student_venv, student_kit, "check", ".", "--lang", "en", "--only", "step", timeout=600)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, grade_line(proc)    # the stub fails
+    # grouping a download needs no course
+    proc = grade_in(student_venv, student_kit, "class", ".", "--dry-run")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, grade_line(proc)
+    # a gradebook's commands need only the gradebook (none here): not refused as the instructor's
+    proc = grade_in(student_venv, student_kit, "export", "--csv", "grades.csv", "--gradebook", "none.sqlite")
+    assert proc.returncode == 2 and "no such gradebook" in proc.stderr and "instructor" not in proc.stderr
+
+
+def test_an_instructors_course_folder_given_is_graded_in_a_student_install(student_venv, student_kit, tmp_path):
+    """--course with exercises/ and solutions/: the instructor's course, reference, answer key and
+    secret, whichever install reads it (the grader's code is the same in both wheels)."""
+    course = tmp_path / "course"
+    shutil.copytree(EXERCISES, course / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(SOLUTIONS, course / "solutions", ignore=shutil.ignore_patterns("__pycache__"))
+    submissions = tmp_path / "submissions"
+    (submissions / "alice").mkdir(parents=True)
+    shutil.copyfile(SOLUTIONS / "reference" / "rnn_step.py", submissions / "alice" / "rnn_step.py")
+    proc = grade_in(student_venv, student_kit, "class", str(submissions), "--course", str(course), "--only", "step",
+                    "--no-sandbox", "--jobs", "1", "--feedback", "none", "--format", "json",
+                    "--no-counterexamples", timeout=600)
+    assert proc.returncode == 0, grade_line(proc)
+    assert (tmp_path / "submissions.gradebook.sqlite").is_file()
+    [alice] = json.loads(proc.stdout)["submissions"]
+    [step] = alice["exercises"]
+    from grader.course.loader import load_course
+
+    expected = load_course(course).exercises["step"]
+    assert any(c.hidden for c in expected.checks)
+    # every check of step passed, the hidden ones too: graded from the reference with a secret
+    assert [c["name"] for c in step["checks"]] == [c.id for c in expected.checks]
+    assert all(c["passed"] for c in step["checks"]) and step["score"] == step["max_score"] == expected.max_score
+
+
+def test_a_kit_course_folder_given_to_an_instructors_command_is_refused(student_venv, capsys):
+    kit_course = next(student_venv.glob("lib/python*/site-packages/grader/_course"))
+    assert (kit_course / "kit" / "reference.rec").is_file()
+    assert main(["validate", "--course", str(kit_course)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "is a student kit's course (no solutions/)" in err, err
