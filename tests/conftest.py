@@ -1,4 +1,9 @@
-"""Shared fixtures: the bundled course, one warm grader, and submission builders."""
+"""Shared fixtures: the bundled course, one warm grader, the sandbox tests' graders, and submission builders.
+
+Every fixture that more than one test module uses lives here; test modules never import from one another
+(plain helpers they share are in tests/helpers/). No tests/<dir>/conftest.py: a second conftest module would
+take the name ``conftest`` that test modules import ROOT, copy_reference and the like from.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from grader.course.loader import bundled_course_root, load_course  # noqa: E402
 from grader.grading.engine import Grader  # noqa: E402
 from grader.submission.load import load_submission  # noqa: E402
 from grader.report import check_message
+import grader.sandbox.isolation as isolation
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "solutions" / "reference"
@@ -35,6 +41,30 @@ STUBS = ROOT / "exercises" / "stubs"
 IMPLS = Path(__file__).resolve().parent / "impls"
 STUDENT_MODULES = ("rnn_step", "rnn_forward", "param_count", "masking", "readout", "bptt", "gradient_flow", "birnn",
                    "tiny_rnn")
+
+
+# ---------------------------------------------------------------- in parallel (pytest-xdist)
+# The suite runs as `python -m pytest -n 2 --dist loadgroup`: each worker process has its own session (its own
+# warm `grader`), and tests are handed out one by one, except the tests of one xdist_group, which one worker
+# runs in order. Two kinds of groups:
+# - named in a test module (`pytestmark = pytest.mark.xdist_group("...")`): tests that must not run at the
+#   same time as each other, e.g. "uid-fallback" (as root without bubblewrap: submission uids, and sweeps of
+#   every folder others may write, that another such run would see);
+# - made here: a test that uses a module-scoped fixture runs on the worker that runs its module's other such
+#   tests, so that fixture (a sandboxed grader, a built wheel, a graded class) is made once, as without -n.
+
+def _module_scoped_fixtures(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
+
+
+@pytest.hookimpl(tryfirst=True)      # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and _module_scoped_fixtures(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))   # its module
 
 
 @pytest.fixture(scope="session")
@@ -59,6 +89,32 @@ def grade(grader, tmp_path):
         return grader.grade(load_submission(Path(path), tmp_path / f"work{next(counter)}"), only)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def fast_grader():
+    """A sandboxed grader with 1-second call timeouts, so hangs cost little: one per test module."""
+    course = load_course(bundled_course_root())
+    for exercise in course.exercises.values():
+        exercise.timeout = 1.0
+    with Grader(course, isolation="sandbox", time_limit=60) as grader:
+        assert grader.worker.isolation.sandboxed, grader.worker.isolation.reason
+        yield grader
+
+
+@pytest.fixture
+def no_bwrap(monkeypatch):
+    """Bubblewrap made unavailable: grading falls back to Landlock or a uid of its own."""
+    monkeypatch.setattr(isolation, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
+
+
+@pytest.fixture
+def fallback_grader(no_bwrap, course):
+    """A grader without bubblewrap (tests/sandbox/test_redteam_without_bubblewrap.py, ..._fallback_review.py)."""
+    fallback = isolation.fallback_isolation("bubblewrap made unavailable", None)
+    with Grader(course, counterexamples=False) as g:
+        assert g.isolation == fallback.name and not g.worker.isolation.sandboxed
+        yield g
 
 
 def copy_reference(dest: Path) -> Path:

@@ -22,6 +22,7 @@ from conftest import (ROOT, STUBS, copy_reference, notebook_from_source, run_gra
 from grader.report.results import SubmissionResult
 from grader.sandbox.isolation import bwrap_path
 from grader.report import json_data
+from helpers.dask_cluster import DaskProcesses
 
 distributed = pytest.importorskip("distributed")
 needs_bwrap = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
@@ -114,44 +115,6 @@ def local_run(klass, tmp_path_factory, secret_env):
     code, out, err = run("class", klass, "--jobs", "2", "--gradebook", book, "--format", "json", env=secret_env)
     assert code == 0, err      # hank's broken file costs its exercises; every student is graded
     return book, json.loads(out), err
-
-
-class DaskProcesses:
-    """`dask scheduler` and `dask worker` as the README starts them, on loopback only."""
-
-    def __init__(self, folder: Path, workers: int, env: dict):
-        self.folder, self.env = folder, env
-        self.scheduler_file = folder / "scheduler.json"
-        self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                     "--scheduler-file", self.scheduler_file)
-        deadline = time.monotonic() + 60
-        while not self.scheduler_file.exists():
-            assert time.monotonic() < deadline and self.scheduler.poll() is None, "no scheduler"
-            time.sleep(0.1)
-        time.sleep(0.2)    # written whole
-        self.address = json.loads(self.scheduler_file.read_text())["address"]
-        self.workers = [self._start("worker", "--scheduler-file", self.scheduler_file, "--nthreads", "1",
-                                    "--no-nanny", "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}")
-                        for i in range(workers)]
-        with distributed.Client(self.address, timeout="30s") as client:
-            client.wait_for_workers(workers, timeout=60)
-
-    def _start(self, *args):
-        dask = Path(sys.executable).with_name("dask")
-        log = open(self.folder / f"{args[0]}-{time.monotonic_ns()}.log", "w")
-        return subprocess.Popen([str(dask), *map(str, args)], stdout=log, stderr=subprocess.STDOUT, env=self.env,
-                                start_new_session=True)
-
-    def stop(self):
-        for proc in [*self.workers, self.scheduler]:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in [*self.workers, self.scheduler]:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
 
 
 @pytest.fixture

@@ -512,7 +512,7 @@ def test_the_latest_canvas_upload_is_the_one_graded(tmp_path):
 @needs_sandbox
 def test_on_a_dask_cluster_the_layout_notes_reach_the_feedback_too(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from test_cluster import DaskProcesses
+    from helpers.dask_cluster import DaskProcesses
 
     assert distributed
     folder = tmp_path / "canvas"

@@ -30,7 +30,7 @@ from grader.base.i18n import Message
 from grader.sandbox.client import Limits, StudentError, StudentModule, Worker
 from grader.sandbox.isolation import bwrap_path
 from grader.submission.load import load_submission
-from test_sandbox import fast_grader, scores  # noqa: F401 -- fixture
+from helpers.sandbox import scores
 
 GRADER_PEAK_BOUND = 192 << 20       # bytes of resident memory the grader process may reach (measured: 55-64)
 GRADER_ADDRESS_SPACE = 3 << 30      # a regressed grader fails here instead of taking the machine
@@ -180,7 +180,7 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 
 
 @pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
-def test_a_named_mistake_does_not_depend_on_hidden_inputs(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_a_named_mistake_does_not_depend_on_hidden_inputs(fast_grader, tmp_path):
     """Same behaviour on every visible input, different on hidden ones: the same diagnosis. (Else
     whether the mistake is named tells the student a bit about the hidden inputs.)"""
     named = {}
@@ -207,7 +207,7 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 
 
 @pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
-def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
+def test_only_a_mistake_with_hidden_evidence_is_named_from_hidden_calls(fast_grader, tmp_path, monkeypatch):
     """A known mistake only hidden inputs show (it is right on every visible one), and a student who
     makes it: named to the instructor once the course lets that mistake be named from hidden calls
     (``hidden_evidence: true``), never without, and never to the student (issue 31 item 5); and no
@@ -258,7 +258,7 @@ def scalar_rnn(*args, **kwargs):
 
 @pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 @pytest.mark.parametrize("where", list(CARRIED))
-def test_state_left_by_one_exercise_does_not_reach_the_next(fast_grader, tmp_path, where):  # noqa: F811 -- pytest fixture, imported above
+def test_state_left_by_one_exercise_does_not_reach_the_next(fast_grader, tmp_path, where):
     """step's calls leave a mark where process_state does not look; scalar (same file, graded next)
     is right only if it finds that mark. It must not find it."""
     store, read = CARRIED[where]

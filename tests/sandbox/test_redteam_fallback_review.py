@@ -29,12 +29,15 @@ from conftest import ROOT, copy_reference
 from grader.sandbox import isolation as sandbox
 from grader.sandbox.client import Worker
 from grader.submission.load import load_submission
-# the fallback's grader and the attack helpers: one place for both red-team files
-from test_redteam_without_bubblewrap import fallback_grader, no_bwrap, output_of, submit  # noqa: F401
+# the attack helpers of both red-team files without bubblewrap (the fallback_grader fixture is in conftest.py)
+from helpers.sandbox import output_of, submit
 
 FALLBACK = sandbox.fallback_isolation("bubblewrap made unavailable", None)
-pytestmark = pytest.mark.skipif(not FALLBACK.confined,
-                                reason="neither root nor Landlock here: nothing to fall back to")
+# uid-fallback: as root without bubblewrap, submission uids (and, without private mounts, sweeps of every folder
+# others may write) that another such run on the machine would see: these modules run one test at a time
+pytestmark = [pytest.mark.skipif(not FALLBACK.confined,
+                                 reason="neither root nor Landlock here: nothing to fall back to"),
+              pytest.mark.xdist_group("uid-fallback")]
 # The grader runs as root: its child must hold no root power (uid 0 or capabilities) that Landlock
 # does not cover. On a machine whose Python other uids cannot read the mode is "landlock" and the
 # child stays root with every capability: those tests fail there.
@@ -53,7 +56,7 @@ def _try(name, f):
 
 # ---------------------------------------------------------------- stopped (regression tests)
 
-def test_inherited_descriptors_and_proc_links_lead_nowhere(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_inherited_descriptors_and_proc_links_lead_nowhere(fallback_grader, tmp_path):
     """Every open descriptor is the child's own (its pipes, its capture, /dev/null); /proc/self's
     magic links, io_uring, file handles and unix sockets do not reach past Landlock and the filter."""
     secret = ROOT / "solutions" / "reference" / "answers.yaml"
@@ -100,7 +103,7 @@ _try("chroot", lambda: os.chroot(_tmp))
     assert "WORKED" not in out and out.count("DENIED") == 20, out
 
 
-def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):
     """kill(-1, SIGCONT) from the child: the grader (this process) gets nothing."""
     got = []
     previous = signal.signal(signal.SIGCONT, lambda *_: got.append(1))
@@ -116,7 +119,7 @@ def test_kill_minus_one_reaches_nothing_outside(fallback_grader, tmp_path):  # n
 # ---------------------------------------------------------------- still working in the "landlock" mode
 
 @as_root
-def test_the_child_keeps_no_capability(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_the_child_keeps_no_capability(fallback_grader, tmp_path):
     """Root kept in a Landlock domain still holds every capability: what Landlock does not
     cover (device nodes, raw sockets, other processes' limits, file metadata) is then open.
     Dropping the capabilities alone is not enough: uid 0 still owns root's files (chmod, utime)
@@ -131,7 +134,7 @@ def test_the_child_keeps_no_capability(fallback_grader, tmp_path):  # noqa: F811
 
 
 @as_root
-def test_no_device_node_in_its_tmp(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_device_node_in_its_tmp(fallback_grader, tmp_path):
     """mknod of /dev/kmsg's numbers in its private /tmp reads the kernel log (syslog(2) is
     refused by the filter); a block device's numbers would read the disk where the device
     cgroup does not forbid it."""
@@ -147,7 +150,7 @@ _try("mknod-loop0", lambda: os.mknod(_tmp + "/loop0", stat.S_IFBLK | 0o600, os.m
 
 
 @as_root
-def test_no_raw_socket_sniffs_the_machines_traffic(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_raw_socket_sniffs_the_machines_traffic(fallback_grader, tmp_path):
     """A raw TCP socket (CAP_NET_RAW; the filter refuses only unix, netlink and packet sockets)
     sees other processes' loopback TCP traffic: here, this test's own connection."""
     marker = f"SNIFFED-{uuid.uuid4().hex[:12]}"
@@ -192,7 +195,7 @@ except OSError as exc:
 
 
 @as_root
-def test_no_udp_out(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_udp_out(fallback_grader, tmp_path):
     """Landlock refuses TCP only: UDP reaches any address (a local service, or a student's
     server abroad, where hidden test inputs could be sent)."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -218,7 +221,7 @@ except OSError as exc:
 
 
 @as_root
-def test_no_change_to_another_process_limits_or_priority(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_change_to_another_process_limits_or_priority(fallback_grader, tmp_path):
     """prlimit(2) and setpriority(2) are no Landlock matter: the child lowers the grader's own
     limits (RLIMIT_CPU would kill it, RLIMIT_AS starve it, and later students' children too)."""
     which = resource.RLIMIT_MSGQUEUE        # harmless to lower here, restored afterwards
@@ -237,7 +240,7 @@ _try("setpriority-zygote", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(),
 
 
 @as_root
-def test_no_change_to_metadata_outside_its_reach(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_change_to_metadata_outside_its_reach(fallback_grader, tmp_path):
     """Landlock does not govern chmod, chown, utime or extended attributes: as root the child
     opens a 0600 file of the grader's to everyone (here a stand-in for the course secret)."""
     secret = tmp_path / "private" / "secret"
@@ -260,7 +263,7 @@ _try("setxattr", lambda: os.setxattr(_p, "user.planted", b"1"))
     assert "WORKED" not in out, out
 
 
-def test_a_deep_chain_of_processes_does_not_outlive_its_submission(fallback_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_a_deep_chain_of_processes_does_not_outlive_its_submission(fallback_grader, tmp_path):
     """sweep_children kills the zygote's children 64 rounds a sweep at most; a chain of 200
     nested processes, each in a session of its own (the zygote's killpg misses it) and each
     one's parent still alive, loses one level a round: the deepest outlive the submission, and

@@ -30,7 +30,6 @@ from conftest import ROOT, copy_reference
 from grader.report import render
 from grader.sandbox.isolation import bwrap_path
 from grader.submission.load import SubmissionError, load_submission, note_text
-from test_sandbox import fast_grader  # noqa: F401 -- the sandboxed grader with 1 s call timeouts
 
 MiB = 1024 * 1024
 REFERENCE = ROOT / "solutions" / "reference"
@@ -119,7 +118,7 @@ PUNYCODE = b"# coding: punycode\n-" + b"a" * (MiB - 64)   # decoding it is quadr
 
 
 @needs_bwrap
-def test_punycode_cookie_costs_no_trusted_cpu_and_fails_only_its_file(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_punycode_cookie_costs_no_trusted_cpu_and_fails_only_its_file(fast_grader, tmp_path):
     zpath = tmp_path / "slow.zip"
     with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in REFERENCE.glob("*.py"):
@@ -224,7 +223,7 @@ def test_a_cookie_in_a_notebook_cell_cannot_change_what_the_worker_reads(tmp_pat
 
 
 @needs_bwrap
-def test_legitimate_latin1_cp1252_and_chinese_files_still_grade(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_legitimate_latin1_cp1252_and_chinese_files_still_grade(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "legit")
 
     def recode(name, header, codec, comment):
@@ -315,7 +314,7 @@ def test_notebook_with_150000_broken_cells_is_refused_quickly(tmp_path):
 
 
 @needs_bwrap
-def test_notes_are_capped_and_the_report_stays_small(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_notes_are_capped_and_the_report_stays_small(fast_grader, tmp_path):
     param_count = (REFERENCE / "param_count.py").read_text(encoding="utf-8")
     path = write_notebook(tmp_path / "many.ipynb", param_count, *[f"broken_{k} = (\n" for k in range(3000)])
     sub = load_submission(path, tmp_path / "work")

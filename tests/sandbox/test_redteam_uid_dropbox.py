@@ -23,14 +23,17 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_reference
-from test_redteam_uid_files import force_user_mode
+from helpers.sandbox import force_user_mode
 
 import grader.sandbox.isolation as sandbox
 from grader.course.loader import bundled_course_root, load_course
 from grader.grading.engine import Grader
 from grader.submission.load import load_submission
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root")
+# uid-fallback: as root without bubblewrap, submission uids (and, without private mounts, sweeps of every folder
+# others may write) that another such run on the machine would see: these modules run one test at a time
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root"),
+              pytest.mark.xdist_group("uid-fallback")]
 MODES = pytest.mark.parametrize("mounts", [True, False], ids=["private-mounts", "sweep"])
 
 

@@ -31,21 +31,14 @@ from conftest import copy_reference
 import grader.sandbox.isolation as sandbox
 from grader.cli import main
 from grader.classroom.gradebook import Gradebook, load_result
+from helpers.sandbox import force_user_mode
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root")
+# uid-fallback: as root without bubblewrap, submission uids (and, without private mounts, sweeps of every folder
+# others may write) that another such run on the machine would see: these modules run one test at a time
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback needs root"),
+              pytest.mark.xdist_group("uid-fallback")]
 
 SNOOP_SECONDS = 5.0      # the snooper's walk, at most (a call may take 10 s)
-
-
-def force_user_mode(monkeypatch, mounts: bool):
-    """Bubblewrap and Landlock made unavailable: the ``user`` mode, with or without private mounts."""
-    monkeypatch.setattr(sandbox, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
-    monkeypatch.setattr(sandbox, "another_uid_can_run_python", lambda: True)
-    monkeypatch.setattr(sandbox, "landlock_available", lambda: 0)
-    if not mounts:
-        monkeypatch.setattr(sandbox, "private_mounts_unavailable", lambda: "mounts made unavailable")
-    else:
-        assert sandbox.private_mounts_unavailable() == "", "this machine cannot make private mounts"
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import socket
-import textwrap
 import threading
 import time
 import uuid
@@ -26,44 +25,20 @@ from grader.course.loader import bundled_course_root, load_course
 from grader.grading.engine import Grader
 from grader.sandbox.client import StudentModule, Worker
 from grader.submission.load import load_submission
+from helpers.sandbox import output_of, submit
 
 FALLBACK = sandbox.fallback_isolation("bubblewrap made unavailable", None)
-pytestmark = pytest.mark.skipif(not FALLBACK.confined,
-                                reason="neither root nor Landlock here: nothing to fall back to")
-
-
-@pytest.fixture
-def no_bwrap(monkeypatch):
-    monkeypatch.setattr(sandbox, "sandbox_unavailable", lambda: "bubblewrap made unavailable")
+# uid-fallback: as root without bubblewrap, submission uids (and, without private mounts, sweeps of every folder
+# others may write) that another such run on the machine would see: these modules run one test at a time
+pytestmark = [pytest.mark.skipif(not FALLBACK.confined,
+                                 reason="neither root nor Landlock here: nothing to fall back to"),
+              pytest.mark.xdist_group("uid-fallback")]
 
 
 @pytest.fixture
 def course():
+    """A fresh course for each test here (conftest's fallback_grader grades with it), not the shared one."""
     return load_course(bundled_course_root())
-
-
-@pytest.fixture
-def fallback_grader(no_bwrap, course):
-    with Grader(course, counterexamples=False) as g:
-        assert g.isolation == FALLBACK.name and not g.worker.isolation.sandboxed
-        yield g
-
-
-def submit(tmp_path: Path, attack: str) -> Path:
-    """The reference, whose rnn_step.py first runs ``attack`` at import: what it prints is
-    the step exercise's output in the report."""
-    folder = copy_reference(tmp_path / f"student-{uuid.uuid4().hex[:6]}")
-    path = folder / "rnn_step.py"
-    path.write_text(textwrap.dedent(attack) + "\n" + path.read_text())
-    return folder
-
-
-def output_of(grader, folder: Path, tmp_path: Path) -> str:
-    result = grader.grade(load_submission(folder, tmp_path / f"work-{uuid.uuid4().hex[:6]}"), ["step"])
-    step = result.exercises[0]
-    assert step.score == step.max_score, [c.message for c in step.checks if not c.passed]
-    assert result.isolation == FALLBACK.name
-    return "".join(step.output)
 
 
 TRY_READ = '''

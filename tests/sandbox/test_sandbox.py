@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -23,66 +22,9 @@ from grader.grading.engine import Grader
 from grader.sandbox.isolation import bwrap_path, probe_bwrap
 from grader.submission.load import load_submission
 from grader.report import check_message, json_data
+from helpers.sandbox import ATTACKED, assert_contained, attack_folder, no_process_with, run_attack, scores
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
-
-ATTACKED = ["step", "scalar", "params"]     # step and scalar live in rnn_step.py; params is untouched
-
-
-@pytest.fixture(scope="module")
-def fast_grader():
-    """A sandboxed grader with 1-second call timeouts, so hangs cost little."""
-    course = load_course(bundled_course_root())
-    for exercise in course.exercises.values():
-        exercise.timeout = 1.0
-    with Grader(course, isolation="sandbox", time_limit=60) as grader:
-        assert grader.worker.isolation.sandboxed, grader.worker.isolation.reason
-        yield grader
-
-
-def attack_folder(tmp_path, body: str, whole_file: bool = False) -> Path:
-    """The reference, with rnn_step.py replaced (whole_file) or its rnn_step overridden by ``body``."""
-    folder = copy_reference(tmp_path / f"attack-{uuid.uuid4().hex[:6]}")
-    path = folder / "rnn_step.py"
-    reference = path.read_text()
-    code = textwrap.dedent(body)
-    path.write_text(code + "\n" + reference if whole_file else reference + "\n\n" + code)
-    return folder
-
-
-def run_attack(grader, tmp_path, body, whole_file=False, only=ATTACKED):
-    folder = attack_folder(tmp_path, body, whole_file)
-    return grader.grade(load_submission(folder, tmp_path / f"work-{uuid.uuid4().hex[:6]}"), only)
-
-
-def scores(result):
-    return {e.id: (e.score, e.max_score) for e in result.exercises}
-
-
-# Checks that judge only a property (grader/checks/api.py): an attack that returns zeros of the right
-# shape without touching its inputs has those properties, and may keep their points.
-PROPERTY_CHECKS = {"shape_dtype", "inputs_unchanged", "no_state"}
-
-
-def assert_contained(result, attacked=("step",)):
-    got = scores(result)
-    for exercise in result.exercises:
-        if exercise.id in attacked:
-            earned = [c.name for c in exercise.checks if c.passed and c.name not in PROPERTY_CHECKS]
-            assert earned == [], (exercise.id, earned, got)
-    for ex_id in ("params",):
-        assert got[ex_id][0] == got[ex_id][1], (ex_id, got)
-
-
-def no_process_with(marker: str) -> bool:
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    return False
-            except OSError:
-                pass
-    return True
 
 
 # ---------------------------------------------------------------- exits and crashes

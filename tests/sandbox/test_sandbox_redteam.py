@@ -34,8 +34,7 @@ from grader.grading.engine import Grader
 from grader.report import FORMATS, render
 from grader.sandbox.isolation import bwrap_path
 from grader.submission.load import SubmissionError, load_submission
-from test_sandbox import (PROPERTY_CHECKS, assert_contained, attack_folder, fast_grader,  # noqa: F401
-                          no_process_with, run_attack, scores)
+from helpers.sandbox import PROPERTY_CHECKS, assert_contained, attack_folder, no_process_with, run_attack, scores
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -124,7 +123,7 @@ def test_surrogate_in_exception_message_does_not_crash_the_cli(tmp_path):
     assert report["score"] == 8
 
 
-def test_surrogate_in_answers_yaml(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_surrogate_in_answers_yaml(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "quiz")
     with open(folder / "answers.yaml", "a", encoding="utf-8") as fh:
         fh.write('\nparams_rnn: "\\ud800"\n')
@@ -132,7 +131,7 @@ def test_surrogate_in_answers_yaml(fast_grader, tmp_path):  # noqa: F811 -- pyte
     reports_encode(result)
 
 
-def test_non_utf8_file_name_in_the_submission(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_non_utf8_file_name_in_the_submission(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "names")
     with open(os.path.join(os.fsencode(folder), b"bad\xff name.py"), "w") as fh:
         fh.write("x = 1\n")
@@ -147,7 +146,7 @@ def rnn_step(x_t, h_prev, W_x, W_h, b):
 """
 
 
-def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_path):
     result = run_attack(fast_grader, tmp_path, TERMINAL_INJECTION, only=["step"])
     assert scores(result)["step"][0] == 0
     for color in (False, True):
@@ -156,7 +155,7 @@ def test_terminal_escapes_and_fake_lines_in_exception_messages(fast_grader, tmp_
         assert not any(line.strip().startswith("Total: 158") for line in text.splitlines())
 
 
-def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):
     code = """
     def rnn_step(x_t, h_prev, W_x, W_h, b):
         print("\\x1b[2J\\x1b]0;pwned\\x07\\r\\x08" + "y" * 100000)
@@ -169,7 +168,7 @@ def test_escapes_in_printed_output_are_shown_as_data(fast_grader, tmp_path):  # 
     assert len(text) < 50_000
 
 
-def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_grader, tmp_path):
     code = """
     def rnn_step(x_t, h_prev, W_x, W_h, b):
         raise ValueError("\\x1b[2J\\x00\\x07 <![CDATA[ ]]> </failure> & \\ufffe <img src=x onerror=alert(1)> ![t](http://x/t.png)")
@@ -186,7 +185,7 @@ def test_markup_in_messages_is_escaped_in_junit_markdown_and_gradescope(fast_gra
     assert all(t.get("output_format", "text") == "text" for t in gradescope.get("tests", []))
 
 
-def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):
     """A result cache keyed on id(), and a thread that keeps rewriting old argument arrays."""
     code = """
     import threading, time
@@ -214,7 +213,7 @@ def test_reused_arguments_cannot_be_raced(fast_grader, tmp_path):  # noqa: F811 
     assert not checks["no_state"] and scores(result)["params"] == (8, 8)
 
 
-def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_path):
     code = """
     _Big = type("E" * 1_000_000, (Exception,), {})
     def rnn_step(x_t, h_prev, W_x, W_h, b):
@@ -235,7 +234,7 @@ def test_huge_exception_class_name_does_not_blow_up_the_report(fast_grader, tmp_
     "def rnn_step(*a):\n    raise SystemExit(10**5000)",
     "def rnn_step(*a):\n    raise BaseException('x' * 10**6)",
 ])
-def test_hostile_exceptions(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
+def test_hostile_exceptions(fast_grader, tmp_path, body):
     result = run_attack(fast_grader, tmp_path, body, only=["step", "params"])
     assert_contained(result)
     reports_encode(result)
@@ -271,13 +270,13 @@ def test_hostile_exceptions(fast_grader, tmp_path, body):  # noqa: F811 -- pytes
     "def rnn_step(*a):\n    return {str(i): i for i in range(10**6)}",
     "def rnn_step(*a):\n    x = []\n    for _ in range(45): x = (x, {'k': x})\n    return x",
 ])
-def test_misbehaving_return_values(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
+def test_misbehaving_return_values(fast_grader, tmp_path, body):
     result = run_attack(fast_grader, tmp_path, body, only=["step", "params"])
     assert_contained(result)
     reports_encode(result)
 
 
-def test_huge_int_results_do_not_break_the_diagnosis(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
+def test_huge_int_results_do_not_break_the_diagnosis(fast_grader, tmp_path, monkeypatch):
     monkeypatch.setattr("grader.grading.engine.STRICT", False)   # production: a broken check just fails
     code = """
     def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0):
@@ -304,7 +303,7 @@ FORGED_OPEN_REPLIES = {
 
 
 @pytest.mark.parametrize("name", sorted(FORGED_OPEN_REPLIES))
-def test_forged_reply_to_open(fast_grader, tmp_path, name):  # noqa: F811 -- pytest fixture, imported above
+def test_forged_reply_to_open(fast_grader, tmp_path, name):
     code = FORGE + f"""
 _os.write(_harness().reply_fd, _frame({FORGED_OPEN_REPLIES[name]}))
 _os._exit(0)
@@ -313,7 +312,7 @@ _os._exit(0)
     assert_contained(result, attacked=("step", "scalar"))
 
 
-def test_garbled_frames_during_calls_are_contained(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_garbled_frames_during_calls_are_contained(fast_grader, tmp_path):
     """Frames forged for calls: garbage, negative and oversized blob tables, a thread writing later."""
     code = FORGE + f"_COUNTER = '/tmp/redteam-counter-{uuid.uuid4().hex}'\n" + """
 import threading, time
@@ -450,7 +449,7 @@ PROC1_FINDING = ("bubblewrap's pid 1 keeps the grader's stdin/stdout pipes and /
                  "a stub that raises NotImplementedError scores full marks")
 
 
-def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grader, fresh_grader, tmp_path,  # noqa: F811 -- pytest fixture, imported above
+def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grader, fresh_grader, tmp_path,
                                                                         monkeypatch):
     colluder_code = PROC1_COLLUSION.replace("__N__", str(params_calls(fast_grader, tmp_path, monkeypatch)))
     grader = fresh_grader()
@@ -463,7 +462,7 @@ def test_frames_injected_through_proc1_do_not_reach_another_submission(fast_grad
     assert scores(second)["params"][0] == 0
 
 
-def test_grade_class_colluder_cannot_score_for_the_next_student(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
+def test_grade_class_colluder_cannot_score_for_the_next_student(fast_grader, tmp_path, monkeypatch):
     colluder_code = PROC1_COLLUSION.replace("__N__", str(params_calls(fast_grader, tmp_path, monkeypatch)))
     klass = tmp_path / "class"
     klass.mkdir()
@@ -494,7 +493,7 @@ def test_grade_class_survives_a_hostile_student(tmp_path, how):
     assert got["alice"] == 8 and got["zed"] == 8 and len(got) == 3
 
 
-def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):
     code = """
     import ctypes, os
     def rnn_step(x_t, h_prev, W_x, W_h, b):
@@ -530,7 +529,7 @@ def test_zygote_is_not_ptraceable_and_its_fds_are_closed(fast_grader, tmp_path):
     "import os, signal\n    os.kill(os.getppid(), signal.SIGTERM)",
     "import os, signal\n    os.kill(1, signal.SIGKILL)",
 ])
-def test_signals_to_the_zygote_and_init(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
+def test_signals_to_the_zygote_and_init(fast_grader, tmp_path, body):
     code = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    " + body + "\n    return None\n"
     start = time.monotonic()
     result = run_attack(fast_grader, tmp_path, code)
@@ -628,7 +627,7 @@ def test_full_tmp_does_not_break_the_next_submission(fresh_grader, tmp_path):
     # sys.modules tampering: the harness's own wire helper and json
     "import sys\n    sys.modules['_grader_wire'].pack = lambda m: b'\\0\\0\\0\\2{}'\n    sys.modules['json'].dumps = lambda *a, **k: '[]'\n    return None",  # noqa: E501 -- the attack's code
 ])
-def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body):  # noqa: F811 -- pytest fixture, imported above
+def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body):
     code = "def rnn_step(x_t, h_prev, W_x, W_h, b):\n    " + body + "\n"
     start = time.monotonic()
     result = run_attack(fast_grader, tmp_path, code)
@@ -637,7 +636,7 @@ def test_resources_signals_and_interpreter_tampering(fast_grader, tmp_path, body
     assert time.monotonic() - start < 40
 
 
-def test_no_unix_sockets_to_the_outside(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_no_unix_sockets_to_the_outside(fast_grader, tmp_path):
     """Abstract unix sockets are per network namespace; UDP to loopback goes nowhere."""
     name = f"redteam-{uuid.uuid4().hex}"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -716,7 +715,7 @@ def test_cli_leaves_no_process_exchange_folder_or_cgroup(tmp_path):
         assert not list(Path("/sys/fs/cgroup").glob(pattern))
 
 
-def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_hidden_check_inputs_are_not_printed_into_the_report(fast_grader, tmp_path):
     code = """
     import numpy as np
     _N = [0]
@@ -767,7 +766,7 @@ def test_notebook_with_many_late_future_imports_converts_quickly(tmp_path):
         pytest.fail("converting the notebook took more than 10 s")
 
 
-def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):
     """Magics, shell escapes, cell magics writing files, odd zip entries: nothing runs or escapes."""
     marker = tmp_path / "ran"
     path = notebook(tmp_path / "hw.ipynb",
@@ -795,7 +794,7 @@ def test_notebook_and_zip_tricks_at_conversion_time(fast_grader, tmp_path):  # n
     reports_encode(result)
 
 
-def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):
     path = tmp_path / "deep.zip"
     with zipfile.ZipFile(path, "w") as zf:
         for name in ("rnn_step.py", "param_count.py", "answers.yaml"):
@@ -820,7 +819,7 @@ def test_deeply_nested_folders_in_a_zip(fast_grader, tmp_path):  # noqa: F811 --
     "- just\n- a list\n",
     "\ufeff\x00\x01",
 ])
-def test_answers_yaml_tricks(fast_grader, tmp_path, content):  # noqa: F811 -- pytest fixture, imported above
+def test_answers_yaml_tricks(fast_grader, tmp_path, content):
     folder = copy_reference(tmp_path / "yaml")
     (folder / "answers.yaml").write_text(content, encoding="utf-8")
     result = grade_folder(fast_grader, folder, tmp_path, ["quiz"])
@@ -829,7 +828,7 @@ def test_answers_yaml_tricks(fast_grader, tmp_path, content):  # noqa: F811 -- p
     reports_encode(result)
 
 
-def test_answers_yaml_with_a_huge_integer(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_answers_yaml_with_a_huge_integer(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "yaml")
     with open(folder / "answers.yaml", "a", encoding="utf-8") as fh:
         fh.write("\nparams_rnn: " + "9" * 5000 + "\n")

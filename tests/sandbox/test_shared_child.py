@@ -20,7 +20,7 @@ from grader.sandbox.plain_code import shares_one_child
 from grader.sandbox.isolation import bwrap_path
 from grader.submission.load import load_submission
 from grader.grading.validate import mistake_folder
-from test_sandbox import fast_grader, scores  # noqa: F401 -- fixture
+from helpers.sandbox import scores
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -46,7 +46,7 @@ def requests_in_order(monkeypatch):
     return seen
 
 
-def test_the_reference_is_plain_and_graded_in_one_child(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_the_reference_is_plain_and_graded_in_one_child(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "ref")
     assert shares_one_child(load_submission(folder, tmp_path / "probe"))
     result, sessions = graded(fast_grader, folder, tmp_path)
@@ -54,7 +54,7 @@ def test_the_reference_is_plain_and_graded_in_one_child(fast_grader, tmp_path): 
     assert sessions == 1
 
 
-def test_code_that_could_leave_state_gets_a_fresh_child_per_exercise(fast_grader, tmp_path):  # noqa: F811 -- pytest fixture, imported above
+def test_code_that_could_leave_state_gets_a_fresh_child_per_exercise(fast_grader, tmp_path):
     folder = copy_reference(tmp_path / "risky")
     with open(folder / "rnn_step.py", "a", encoding="utf-8") as fh:
         fh.write("\nimport collections\n")
@@ -74,14 +74,14 @@ def test_a_file_that_is_not_checked_python_keeps_the_fresh_children(tmp_path):
     assert not shares_one_child(submission)
 
 
-def test_in_one_child_every_hidden_check_comes_after_every_visible_one(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
+def test_in_one_child_every_hidden_check_comes_after_every_visible_one(fast_grader, tmp_path, monkeypatch):
     seen = requests_in_order(monkeypatch)
     graded(fast_grader, copy_reference(tmp_path / "ref"), tmp_path)
     first_hidden = next(i for i, (_, fresh) in enumerate(seen) if not fresh)
     assert all(not fresh for _, fresh in seen[first_hidden:]), seen
 
 
-def test_sharing_or_not_gives_the_same_marks(fast_grader, tmp_path, monkeypatch):  # noqa: F811 -- pytest fixture, imported above
+def test_sharing_or_not_gives_the_same_marks(fast_grader, tmp_path, monkeypatch):
     course = load_course(bundled_course_root())
     variants = [(m, v) for e in course.exercises.values() for m in e.mistakes for v in m.variants][::6]
     for mistake, variant in variants:
