@@ -175,7 +175,7 @@ class Course:
     def is_kit(self) -> bool:
         """A course as the student wheel carries it: no reference, no mistakes, no answer key;
         the visible checks are graded from what ``grade release`` recorded."""
-        return not self.reference_dir.is_dir() and (self.kit_dir / "reference.rec").is_file()
+        return is_kit_folder(self.root)
 
     @property
     def max_score(self) -> float:
@@ -527,6 +527,13 @@ def load_course(root: Path) -> Course:
         else:
             _load_mistakes(exercise, root / "solutions" / "mistakes" / exercise.id)
     return course
+
+
+def is_kit_folder(root: Path) -> bool:
+    """A course folder as the student wheel carries it: the kit's records (grader/kit/data.py)
+    and no reference solutions."""
+    root = Path(root)
+    return not (root / "solutions" / "reference").is_dir() and (root / "kit" / "reference.rec").is_file()
 
 
 def bundled_course_root() -> Path:

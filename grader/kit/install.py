@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.base.errors import BadInput, CourseError
+from grader.course.loader import bundled_course_root, is_kit_folder
 
 INSTRUCTOR_INSTALL = ("install the grader from the course's repository (pip install . in its checkout), "
                       "or pass --course with the instructor's course folder (exercises/ and solutions/)")
@@ -26,17 +27,8 @@ class InstructorOnly(BadInput):
     """A command of the instructor's, asked of a student install: one line, exit code 2."""
 
 
-def is_kit_folder(root: Path) -> bool:
-    """A course folder as the student wheel carries it: the kit's records and no reference
-    (the rule of grader/course/loader.py ``Course.is_kit``, read from the folder alone)."""
-    root = Path(root)
-    return not (root / "solutions" / "reference").is_dir() and (root / "kit" / "reference.rec").is_file()
-
-
 def student_install() -> bool:
     """Whether this install is a student kit's: its bundled course is a kit."""
-    from grader.course.loader import bundled_course_root
-
     try:
         return is_kit_folder(bundled_course_root())
     except CourseError:
