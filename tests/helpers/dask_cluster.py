@@ -40,10 +40,17 @@ class DaskProcesses:
                                 start_new_session=True)
 
     def stop(self):
-        for proc in [*self.workers, self.scheduler]:
+        # The workers first, then the scheduler: a worker sent SIGTERM while the scheduler closes too may hang in
+        # its close (a CancelledError in distributed's plugin_remove) until it is killed, 30 s later.
+        self._end(self.workers)
+        self._end([self.scheduler])
+
+    @staticmethod
+    def _end(procs):
+        for proc in procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
-        for proc in [*self.workers, self.scheduler]:
+        for proc in procs:
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
