@@ -21,6 +21,7 @@ from grader.base.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, 
 from grader.base.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
 from grader.report.escaping import visible
+from grader.submission.forms import is_zip
 
 
 def common_options(fn):
@@ -153,7 +154,7 @@ def default_gradebook(directory: Path) -> Path:
 
 def download_name(path: Path) -> str:
     """DIR's name, or a downloaded zip's name without .zip (its gradebook and feedback go beside it)."""
-    return path.stem if path.is_file() and path.suffix.lower() == ".zip" else path.name
+    return path.stem if path.is_file() and is_zip(path) else path.name
 
 
 @cli.command(name="class")
@@ -203,7 +204,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     lang = lang or default_language()
     if not dry_run:     # grouping a download needs no course; grading it needs the instructor's
         require_instructor("class", course_dir)
-    if not directory.is_dir() and not (directory.is_file() and directory.suffix.lower() == ".zip"):
+    if not directory.is_dir() and not (directory.is_file() and is_zip(directory)):
         raise BadInput(f"no such folder or .zip: {directory}")
     layout = check_layout(layout)
     from grader.classroom.staff import StaffOptions

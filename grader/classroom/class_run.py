@@ -30,10 +30,10 @@ from grader.base.code_digest import put
 from grader.grading.engine import Grader
 from grader.base.errors import SubmissionError
 from grader.grading.grade_path import grade_path
+from grader.submission.forms import NOT_A_SUBMISSION, is_submission_file
 from grader.classroom.gradebook import SYSTEM_ENTRY, Gradebook, prepare
 from grader.course.secret import course_secret_fingerprint
 
-SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 POOL_KILLED = "its grading process died twice, the second time grading it alone (out of memory?)"
 
 
@@ -78,10 +78,10 @@ def find_entries(directory: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
             continue
         if path.is_dir():
             student = readable(name)
-        elif path.is_file() and path.suffix.lower() in SUBMISSION_SUFFIXES:
+        elif path.is_file() and is_submission_file(path):
             student = readable(path.stem)
         else:
-            skipped.append((readable(name), "not a folder, .py, .ipynb or .zip"))
+            skipped.append((readable(name), NOT_A_SUBMISSION))
             continue
         if student in seen:
             skipped.append((readable(name), f"another entry is already student {student!r} ({seen[student]})"))

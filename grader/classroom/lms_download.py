@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 from grader.base.errors import BadInput, SubmissionError
+from grader.submission.forms import is_zip
 from grader.submission.notes import note
 from grader.classroom.lms_layouts import (CLASS_ZIP_LIMITS, Grouping, StudentFiles, _hidden, _single_gradable, _walk,
                                           group)
@@ -27,7 +28,7 @@ class Download:
         self.unzip_notes: list = []
         if self.source.is_dir():
             self.root = self.source
-        elif self.source.is_file() and self.source.suffix.lower() == ".zip":
+        elif self.source.is_file() and is_zip(self.source):
             self.root = self.work / "download"
             self._unzip()
         else:

@@ -47,11 +47,11 @@ import yaml
 
 from grader.base.errors import BadInput
 from grader.base.i18n import Message
+from grader.submission.forms import ANSWERS_NAMES, is_submission_file
 from grader.submission.notes import note
 from grader.classroom.times import parse_time
 
 LAYOUTS = ("auto", "canvas", "moodle", "gradescope", "classroom", "nbgrader", "folders")
-GRADABLE = (".py", ".ipynb", ".zip")
 SYSTEM_NAMES = {".DS_Store", "Thumbs.db", "desktop.ini", "__MACOSX"}
 # A class's download is larger than one student's zip (grader/submission/safezip.py's defaults).
 CLASS_ZIP_LIMITS = {"max_entries": 100_000, "max_total_bytes": 2 << 30, "max_file_bytes": 64 << 20}
@@ -160,9 +160,8 @@ def _descend(root: Path, layout: str) -> tuple[Path, str]:
 
 def _single_gradable(files: dict[str, Path]) -> str | None:
     """The one file that is a whole submission (a .py, .ipynb or .zip), when it is the only gradable file."""
-    gradable = [name for name in files if Path(name).suffix.lower() in GRADABLE]
-    relevant = [name for name in files if Path(name).suffix.lower() in GRADABLE
-                or Path(name).name.lower() in ("answers.yaml", "answers.yml")]
+    gradable = [name for name in files if is_submission_file(name)]
+    relevant = [name for name in files if is_submission_file(name) or Path(name).name.lower() in ANSWERS_NAMES]
     if len(gradable) == 1 and len(relevant) == 1 and "/" not in gradable[0]:
         return gradable[0]
     return None

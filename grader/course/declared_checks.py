@@ -42,16 +42,16 @@ import functools
 import itertools
 import operator
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from grader.checks.api import Case, Fail, describe_case, result_name
 from grader.checks.choices import Builder, integers, lists, sampled_from
 from grader.checks.compare import compare
-from grader.course.declared_gradient import gradient_spec, run_gradient
+from grader.course.declared_gradient import KEYS as GRADIENT_KEYS, gradient_spec, run_gradient
 from grader.base.errors import CourseError
 
-KINDS = ("reference", "shape_dtype", "inputs_unchanged", "no_state", "gradient")
 VALUES = ("normal", "uniform", "positive", "integers", "extreme")
 # Every key a declared check entry accepts (the gradient kind's own: grader/course/declared_gradient.py KEYS).
 ENTRY_KEYS = ("id", "kind", "points", "hidden", "guards", "title", "hint", "function", "args", "kwargs", "sizes")
@@ -59,19 +59,44 @@ SPEC_KEYS = ("name", "shape", "values", "scale", "offset", "fill", "value")
 DEFAULT_SIZES = (2, 3, 5)   # after all ones: sizes mixed across the symbols
 
 
+@dataclass(frozen=True)
+class DeclaredKind:
+    """What a ``kind:`` runs: ``run(ctx, func, tag, build, names=...)``, or, for a kind with a
+    ``prepare(entry, specs, kwspecs, fail, names)`` read from its entry when the course loads,
+    ``run(prepared, ctx, func, tag, build)``. ``keys``: the entry keys of the kind's own;
+    ``min_cases``: the fewest cases (``sizes``) it runs on."""
+
+    run: Callable
+    keys: tuple = ()
+    prepare: Callable | None = None
+    min_cases: int = 1
+
+
+# Every declared kind by name, in the order of declaration (a course error lists them so).
+KINDS: dict[str, DeclaredKind] = {}
+
+
+def declared_kind(name: str, *, keys: tuple = (), prepare: Callable | None = None, min_cases: int = 1):
+    """Register the decorated function as what declared checks of kind ``name`` run."""
+    def register(run):
+        KINDS[name] = DeclaredKind(run, tuple(keys), prepare, min_cases)
+        return run
+    return register
+
+
+
 def declared_check(exercise_id: str, functions: list[str], entry: dict, fail, returns: dict | None = None) -> callable:
     """The check an entry declares; ``fail(problem, line=None)`` raises the course error at its
     line (the entry's, or ``line``: an argument spec's). ``returns``: the names of each
     function's results (the exercise's ``returns:``), which its messages use."""
-    from grader.course.declared_gradient import KEYS as GRADIENT_KEYS
-
     kind = entry.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         fail(f"kind {kind!r} is not one of {', '.join(KINDS)}")
-    unknown = sorted(set(map(str, entry)) - set(ENTRY_KEYS) - set(GRADIENT_KEYS if kind == "gradient" else ()))
+    declared = KINDS[kind]
+    unknown = sorted(set(map(str, entry)) - set(ENTRY_KEYS) - set(declared.keys))
     if unknown:
         fail(f"unknown key {unknown[0]!r} (a declared check takes {', '.join(ENTRY_KEYS)}"
-             + (f", {', '.join(GRADIENT_KEYS)}" if kind == "gradient" else "") + ")")
+             + (f", {', '.join(declared.keys)}" if declared.keys else "") + ")")
     func = entry.get("function", functions[0] if functions else None)
     if not isinstance(func, str) or (functions and func not in functions):
         fail(f"function {func!r} is not one of the exercise's functions ({', '.join(functions) or 'none'})")
@@ -112,18 +137,17 @@ def declared_check(exercise_id: str, functions: list[str], entry: dict, fail, re
                     fail(f"shape entry {_text(dim)!r} is {_dim(dim, case)} for "
                          f"{', '.join(f'{k}={v}' for k, v in case.items())}: a size cannot be negative", _line(spec))
     _check_search_sizes(every, symbols, fail)
-    if kind == "no_state" and len(sizes) < 2:
-        fail("a no_state check needs two cases or more (sizes)")
+    if len(sizes) < declared.min_cases:
+        fail(f"a {kind} check needs two cases or more (sizes)")
     check_id = entry.get("id")
     build = functools.partial(_cases, specs, kwspecs, [dict(s) for s in sizes])
     tag = f"declared {check_id}"
     names = (returns or {}).get(func)
-    gradient = gradient_spec(entry, specs, kwspecs, fail, names) if kind == "gradient" else None
-    if gradient is not None:   # grader/course/declared_gradient.py
-        run = functools.partial(run_gradient, gradient)
+    prepared = declared.prepare(entry, specs, kwspecs, fail, names) if declared.prepare is not None else None
+    if declared.prepare is not None:
+        run = functools.partial(declared.run, prepared)
     else:
-        run = functools.partial({"reference": _reference, "shape_dtype": _shape_dtype,
-                                 "inputs_unchanged": _inputs_unchanged, "no_state": _no_state}[kind], names=names)
+        run = functools.partial(declared.run, names=names)
 
     def check(ctx):
         with ctx.checking(check_id):
@@ -131,7 +155,7 @@ def declared_check(exercise_id: str, functions: list[str], entry: dict, fail, re
 
     # What the counterexample search draws this function's inputs from (grader/course/loader.py
     # combines the builders of every reference check of a function: combined_builder).
-    check.kind, check.func, check.gradient, check.check_id = kind, func, gradient, check_id
+    check.kind, check.func, check.gradient, check.check_id = kind, func, prepared, check_id
     check.builder = Builder(_search_case, (tuple(specs), tuple(kwspecs.items()), tuple(symbols)))
     check.arg_names = tuple(spec.get("name") or f"arg{i + 1}" for i, spec in enumerate(specs))
     return check
@@ -358,6 +382,7 @@ def _search_case(draw, specs, kwspecs, symbols) -> Case:
 
 # ---------------------------------------------------------------- the kinds
 
+@declared_kind("reference")
 def _reference(ctx, func, tag, build, names=None):
     for _, expected in ctx.cases_with_expected(tag, func, build)[:1]:
         _check_returns(ctx, func, names, expected)
@@ -376,6 +401,7 @@ def _check_returns(ctx, func, names, expected) -> None:
                       f"({', '.join(names)}), but the reference returns {got}")
 
 
+@declared_kind("shape_dtype")
 def _shape_dtype(ctx, func, tag, build, names=None):
     for case in ctx.cached(tag, build):
         got = ctx.call(func, case)
@@ -387,6 +413,7 @@ def _shape_dtype(ctx, func, tag, build, names=None):
             raise Fail(key, **{**params, "where": result_name(names, params["where"])}, case=describe_case(case))
 
 
+@declared_kind("inputs_unchanged")
 def _inputs_unchanged(ctx, func, tag, build, names=None):
     """Fails only where an argument was modified: wrong values are other checks' business."""
     for case in ctx.cached(tag, build):
@@ -400,11 +427,17 @@ def _inputs_unchanged(ctx, func, tag, build, names=None):
             raise Fail("prop.input_modified", name=func, position=", ".join(changed), case=describe_case(case))
 
 
+@declared_kind("no_state", min_cases=2)
 def _no_state(ctx, func, tag, build, names=None):
     """A, B, A (grader/checks/api.py, Context.check_no_state): fails only where a result shows an
     earlier call, not where the function is merely wrong."""
     cases = ctx.cached(tag, build)
     ctx.check_no_state(func, cases[0], cases[1])
+
+
+# The gradient kind's own module (grader/course/declared_gradient.py) reads its keys when the
+# course loads and runs it; declared here, last, as the kinds above are.
+declared_kind("gradient", keys=GRADIENT_KEYS, prepare=gradient_spec)(run_gradient)
 
 
 def structure_mismatch(got, expected, where: str):

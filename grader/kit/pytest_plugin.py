@@ -31,8 +31,9 @@ import pytest
 from grader.report.escaping import visible
 from grader.base.i18n import LANGUAGES, Message, default_language, render, text
 from grader.report.view import exercise_view, points, returned_none
+from grader.submission.forms import ANSWERS_NAMES, ANSWERS_SUFFIXES, SUFFIXES
 
-SUBMISSION_SUFFIXES = (".py", ".ipynb", ".yaml", ".yml", ".zip")
+SUBMISSION_SUFFIXES = (*SUFFIXES, *ANSWERS_SUFFIXES)     # grader/submission/forms.py
 HIDDEN_ITEM = "hidden_checks"
 _STATE = pytest.StashKey["GradingState"]()
 
@@ -182,7 +183,7 @@ def find_anchor(root: Path, inipath) -> Path | None:
         files = sorted(p for p in root.iterdir() if p.is_file())
     except OSError:
         return None
-    for name in ("answers.yaml", "answers.yml"):
+    for name in ANSWERS_NAMES:
         for path in files:
             if path.name.lower() == name:
                 return path

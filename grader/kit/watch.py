@@ -19,8 +19,9 @@ from pathlib import Path
 from grader.base.errors import SubmissionError
 from grader.grading.grade_path import grade_path
 from grader.report.results import SubmissionResult
+from grader.submission.forms import ANSWERS_SUFFIXES, SOURCE_SUFFIXES
 
-WATCHED = (".py", ".yaml", ".yml", ".ipynb")
+WATCHED = (*SOURCE_SUFFIXES, *ANSWERS_SUFFIXES)     # grader/submission/forms.py
 MAX_FILES = 500
 
 

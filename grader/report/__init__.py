@@ -2,16 +2,19 @@
 the one view built from it (``view``), the rule for showing student text (``escaping``) and
 one writer per format, each a thin function of the view. May import: ``grader.base``.
 
-:data:`WRITERS` is the one table of formats: for each, how one submission is written and
-how a class is (``grade class --format``). ``render(result, fmt, lang, color)`` builds the
+:data:`WRITERS` is the one table of formats, by name: each format's module declares its
+:class:`Writer` (how one submission is written, how a class is: ``grade class --format``) as
+``WRITER``, and is imported when the format is first used. ``render(result, fmt, lang, color)`` builds the
 view once and returns the report as a string; ``write_atomically`` puts it in a file only
 the trusted process writes.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -21,56 +24,40 @@ from grader.report.view import SubmissionView, build
 
 @dataclass(frozen=True)
 class Writer:
-    one: Callable[..., str]              # (view[, color]) -> the report of one submission
-    many: Callable[..., str] | None      # (ClassView) -> the report of a class (None: not a class format)
+    """A format's writer, declared as ``WRITER`` by its own module (:data:`WRITER_MODULES`)."""
+
+    one: Callable[..., str]              # (view, **options) -> the report of one submission
     suffix: str                          # of a file holding one report
+    many: Callable[..., str] | None = None   # (ClassView) -> the report of a class (None: not a class format)
+    colored: bool = False                # ``one`` takes ``color`` (the others are never coloured)
 
 
-def _text(view, color=False, verbose=False):
-    from grader.report.text import render_text
-    return render_text(view, color=color, verbose=verbose)
-
-
-def _json(view, color=False):
-    from grader.report.json_report import render_json
-    return render_json(view)
-
-
-def _markdown(view, color=False):
-    from grader.report.markdown import render_markdown
-    return render_markdown(view)
-
-
-def _junit(view, color=False):
-    from grader.report.junit import render_junit
-    return render_junit(view)
-
-
-def _gradescope(view, color=False):
-    from grader.report.gradescope import render_gradescope
-    return render_gradescope(view)
-
-
-def _html(view, color=False, title=""):
-    from grader.report.html import render_html
-    return render_html(view, title=title)
-
-
-def _class(name):
+def class_writer(name: str) -> Callable[..., str]:
+    """A class's report by grader/report/class_formats.py's function ``name``, imported when first used."""
     def write(class_view):
         from grader.report import class_formats
         return getattr(class_formats, name)(class_view)
     return write
 
 
-WRITERS = {
-    "text": Writer(_text, _class("text"), ".txt"),
-    "json": Writer(_json, _class("json"), ".json"),
-    "junit": Writer(_junit, _class("junit"), ".xml"),
-    "gradescope": Writer(_gradescope, _class("gradescope"), ".json"),
-    "markdown": Writer(_markdown, _class("markdown"), ".md"),
-    "html": Writer(_html, None, ".html"),      # feedback files (`grade class --feedback html`)
-}
+# Each format by name -> its module of grader/report/, which declares its Writer as WRITER; a
+# module is imported when its format is first used (`grade check` imports one writer, not all).
+WRITER_MODULES = {"text": "text", "json": "json_report", "junit": "junit", "gradescope": "gradescope",
+                  "markdown": "markdown", "html": "html"}    # html: feedback files (`grade class --feedback html`)
+
+
+class _Writers(Mapping):
+    def __getitem__(self, fmt: str) -> Writer:
+        return importlib.import_module(f"grader.report.{WRITER_MODULES[fmt]}").WRITER
+
+    def __iter__(self):
+        return iter(WRITER_MODULES)
+
+    def __len__(self) -> int:
+        return len(WRITER_MODULES)
+
+
+WRITERS: Mapping[str, Writer] = _Writers()
 # What `--format` offers (CONTRACT section 5).
 FORMATS = ("text", "json", "junit", "gradescope", "markdown")
 
@@ -81,7 +68,8 @@ def render(result, fmt: str, lang: str, color: bool = False, verbose: bool = Fal
 
 
 def render_view(view: SubmissionView, fmt: str, color: bool = False, **options) -> str:
-    return WRITERS[fmt].one(view, color=color, **options)
+    writer = WRITERS[fmt]
+    return writer.one(view, **({"color": color} if writer.colored else {}), **options)
 
 
 def write_atomically(path: Path, content: str) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from grader.report.escaping import visible
 from grader.report.json_report import dumps
 from grader.report.view import CheckView, ExerciseView, SubmissionView, number
+from grader.report import Writer, class_writer
 
 HIDDEN_VISIBILITY = "visible"   # a hidden check shows pass/fail and points only; its message is never included
 MESSAGE_SHOWN = 4000
@@ -32,6 +33,10 @@ MESSAGE_SHOWN = 4000
 
 def render_gradescope(view: SubmissionView) -> str:
     return dumps(results_data(view))
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_gradescope, ".json", many=class_writer("gradescope"))
 
 
 def results_data(view: SubmissionView) -> dict:

@@ -15,6 +15,7 @@ import html
 
 from grader.report.escaping import visible
 from grader.report.view import CheckView, ExerciseView, SubmissionView
+from grader.report import Writer
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -54,6 +55,10 @@ def render_html(view: SubmissionView, title: str = "") -> str:
         if not exercise.complete:
             parts += _exercise(exercise, view)
     return "\n".join(parts) + "\n"
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_html, ".html")       # no class format: feedback files only
 
 
 def _exercise(exercise: ExerciseView, view: SubmissionView) -> list[str]:

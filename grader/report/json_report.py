@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from grader.report.view import SubmissionView, number
+from grader.report import Writer, class_writer
 
 
 def report_data(view: SubmissionView) -> dict:
@@ -30,6 +31,10 @@ def check_data(check) -> dict:
 
 def render_json(view: SubmissionView) -> str:
     return dumps(report_data(view))
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_json, ".json", many=class_writer("json"))
 
 
 def dumps(data) -> str:

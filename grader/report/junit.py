@@ -26,12 +26,17 @@ import xml.etree.ElementTree as ET
 
 from grader.report.escaping import visible
 from grader.report.view import OUTPUT_KEPT, CheckView, ExerciseView, SubmissionView, points
+from grader.report import Writer, class_writer
 
 NO_TIME = "0"         # the attribute CI readers expect, with no measurement in it (see above)
 
 
 def render_junit(view: SubmissionView) -> str:
     return _document(view.label("report.title"), [("", view)])
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_junit, ".xml", many=class_writer("junit"))
 
 
 def render_junit_class(views: list[tuple[str, SubmissionView]], title: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from grader.report.escaping import visible
 from grader.report.view import CheckView, ExerciseView, SubmissionView
+from grader.report import Writer, class_writer
 
 MESSAGE_SHOWN = 2000    # characters of one message (student exception texts can be long)
 
@@ -47,6 +48,10 @@ def render_markdown(view: SubmissionView) -> str:
         lines.append("")
         lines += _exercise(exercise, view)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_markdown, ".md", many=class_writer("markdown"))
 
 
 def _table(view: SubmissionView) -> list[str]:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from grader.report.escaping import visible
 from grader.report.view import OUTPUT_LINES, UNANSWERED, CheckView, ExerciseView, SubmissionView, points
+from grader.report import Writer, class_writer
 
 
 def render_text(view: SubmissionView, color: bool = False, verbose: bool = False) -> str:
@@ -41,6 +42,10 @@ def render_text(view: SubmissionView, color: bool = False, verbose: bool = False
     if begin:
         console.print(Text(begin, style="bold"))
     return buffer.getvalue()
+
+
+# This format's entry of grader/report/__init__.py WRITERS.
+WRITER = Writer(render_text, ".txt", many=class_writer("text"), colored=True)
 
 
 def write_not_started(console: Console, exercise: ExerciseView, view: SubmissionView) -> None:

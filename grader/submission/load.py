@@ -61,14 +61,13 @@ from pathlib import Path
 
 from grader.base.errors import SubmissionError
 from grader.base.i18n import Message
+from grader.submission.forms import ANSWERS_NAMES, NOTEBOOK, NOTHING_TO_GRADE, SOURCE_SUFFIXES, form_of, unsupported
 from grader.submission.notes import note, note_text
 
 MiB = 1024 * 1024
 MAX_SOURCE_BYTES = 1 * MiB          # per copied .py / answers file
 MAX_SCANNED_ENTRIES = 20000         # a folder this big is not a homework submission
 MAX_DESCEND = 8
-SUPPORTED_SUFFIXES = (".py", ".ipynb", ".zip")
-ANSWERS_NAMES = ("answers.yaml", "answers.yml")
 _IGNORED_DIRS = {"__pycache__", "__MACOSX", "node_modules", "site-packages"}
 _IGNORED_FILES = {"Thumbs.db", "desktop.ini"}
 MAX_NOTES = 20                      # notes kept for the report; the rest are only counted
@@ -210,31 +209,39 @@ def _load_submission(path: Path, workdir: Path) -> Submission:
 
     if not source.is_file():
         raise SubmissionError(f"{shown} is not a regular file or folder")
-    suffix = source.suffix.lower()
-    if suffix == ".py":
-        notes: list[Message] = []
-        refused: dict[str, Message] = {}
-        data = _read_single(source, shown)
-        _write_source(data, root / "submission.py", source.name, notes, refused, python=True)
-        return Submission(
-            source=source, kind="file", root=root,
-            modules={"submission": Path("submission.py")}, single_module="submission",
-            answers_file=None, line_maps={}, messages=notes,
-            display_names={"submission": source.name}, rejected=_by_module(refused, {"submission": source.name}),
-        )
-    if suffix == ".ipynb":
-        return _load_notebook(source, source.name, shown, root, source, "notebook", [], None)
-    if suffix == ".zip":
-        from grader.submission.safezip import safe_extract
+    form = form_of(source)
+    if form is None:
+        raise SubmissionError(unsupported(source.suffix, shown))
+    return globals()[form.loader](source, shown, root, unzipped)     # grader/submission/forms.py FORMS
 
-        _fresh_dir(unzipped)
-        notes = safe_extract(source, unzipped)
-        return _load_content(unzipped, Path(os.path.realpath(unzipped)), root, source, "zip:", notes,
-                             set(), f"zip {source.name}")
-    what = f"'{source.suffix}'" if source.suffix else "(no suffix)"
-    raise SubmissionError(
-        f"unsupported file type {what}: {shown}; give a folder, a .py file, a .ipynb notebook or a .zip"
+
+# ---------------------------------------------------------------------------
+# one file handed in (the loaders of grader/submission/forms.py FORMS)
+
+def _load_py_file(source: Path, shown: str, root: Path, unzipped: Path) -> Submission:
+    notes: list[Message] = []
+    refused: dict[str, Message] = {}
+    data = _read_single(source, shown)
+    _write_source(data, root / "submission.py", source.name, notes, refused, python=True)
+    return Submission(
+        source=source, kind="file", root=root,
+        modules={"submission": Path("submission.py")}, single_module="submission",
+        answers_file=None, line_maps={}, messages=notes,
+        display_names={"submission": source.name}, rejected=_by_module(refused, {"submission": source.name}),
     )
+
+
+def _load_notebook_file(source: Path, shown: str, root: Path, unzipped: Path) -> Submission:
+    return _load_notebook(source, source.name, shown, root, source, "notebook", [], None)
+
+
+def _load_zip_file(source: Path, shown: str, root: Path, unzipped: Path) -> Submission:
+    from grader.submission.safezip import safe_extract
+
+    _fresh_dir(unzipped)
+    notes = safe_extract(source, unzipped)
+    return _load_content(unzipped, Path(os.path.realpath(unzipped)), root, source, "zip:", notes,
+                         set(), f"zip {source.name}")
 
 
 # ---------------------------------------------------------------------------
@@ -258,7 +265,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
     entries = _walk(folder, boundary_real, skip, notes, shown)
     py = [(rel, real) for rel, real in entries if rel.endswith(".py")]
     top_py = [(rel, real) for rel, real in py if "/" not in rel]
-    notebooks = [(rel, real) for rel, real in entries if "/" not in rel and rel.lower().endswith(".ipynb")]
+    notebooks = [(rel, real) for rel, real in entries if "/" not in rel and rel.lower().endswith(NOTEBOOK)]
     answers = _pick_answers([(rel, real) for rel, real in entries if "/" not in rel], notes)
 
     if not py:
@@ -274,7 +281,7 @@ def _load_content(top: Path, boundary: Path, root: Path, source: Path, prefix: s
             raise SubmissionError(f"{shown} holds several notebooks ({names}) and no .py file; hand in one")
         if answers is None:
             raise SubmissionError(f"nothing to grade in {shown}: "
-                                  + _why_empty(notes, "no .py, .ipynb or answers.yaml"))
+                                  + _why_empty(notes, NOTHING_TO_GRADE))
 
     refused: dict[str, Message] = {}
     if prefix == "zip:" and len(py) == 1 and len(top_py) == 1 and answers is None:
@@ -354,7 +361,7 @@ def _why_empty(notes: list[Message], default: str) -> str:
 
 def _is_relevant(name: str) -> bool:
     low = name.lower()
-    return low.endswith(".py") or low.endswith(".ipynb") or low in ANSWERS_NAMES
+    return low.endswith(SOURCE_SUFFIXES) or low in ANSWERS_NAMES
 
 
 def _ignored(name: str) -> bool:
@@ -444,7 +451,7 @@ def _pick_answers(top_files: list[tuple[str, Path]], notes: list[Message]) -> tu
     found = [(rel, real) for rel, real in top_files if rel.lower() in ANSWERS_NAMES]
     if not found:
         return None
-    order = {"answers.yaml": 0, "answers.yml": 1}
+    order = {name: i for i, name in enumerate(ANSWERS_NAMES)}     # answers.yaml first
     found.sort(key=lambda item: (order.get(item[0], 2), item[0]))
     for rel, _ in found[1:]:
         notes.append(note("note.answers_duplicate", file=rel, used=found[0][0]))
