@@ -47,6 +47,25 @@ class CourseRuntime:
         modules = ModuleSet(folder, overrides)
         return RecordingModules(modules, self.recording, source) if self.recording is not None else modules
 
+    # What this runtime can do, which the grading stages ask (grader/grading/run.py). The
+    # instructor's runs the course's code on any input and holds its secret and answer key; a
+    # student kit's answers only the calls the release recorded (kit_records.RecordedModules).
+
+    @property
+    def runs_reference(self) -> bool:
+        """The reference runs here on any input: stand-ins and counterexample searches need it."""
+        return not self.kit
+
+    @property
+    def has_secret(self) -> bool:
+        """The course secret is here: hidden checks can be drawn and run."""
+        return self._secret is not None
+
+    @property
+    def has_answer_key(self) -> bool:
+        """The quiz's answer key is here (a kit's report says the instructor grades the quiz)."""
+        return not self.kit
+
     def hidden_seed(self, exercise_id: str, tag: str) -> int:
         """The seed of a hidden check's inputs, from the course secret."""
         if self._secret is None:

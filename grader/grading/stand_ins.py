@@ -102,11 +102,15 @@ class StandInAnswers:
                 self.owner.setdefault(func, exercise)
         self.calls = 0
         self.seconds = 0.0
-        self.exercise = None                  # the exercise being graded (set by the engine)
+        self.exercise = None                  # the exercise being graded (see grading())
         self.used: dict[str, set] = {}        # exercise -> the functions stood in while it was graded
         self.leant: dict[tuple, set] = {}     # (exercise, its function) -> the stand-ins its calls used
         self.overruns: list[tuple] = []       # (exercise, calling, function, Overrun) of calls stopped at a limit
         self.deadline: float | None = None    # when the child's pending reply is due (set by answer_stand_in)
+
+    def grading(self, exercise_id: str) -> None:
+        """The calls from now on are made while ``exercise_id`` is graded."""
+        self.exercise = exercise_id
 
     def frame(self, request: dict, allowed: tuple, calling: str | None = None,
               deadline: float | None = None) -> bytes:

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.sandbox.display_packages import preload_arguments
@@ -150,6 +150,19 @@ class Session:
                 pass
 
 
+@dataclass(frozen=True)
+class Staging:
+    """How the staged submission's modules are run (:meth:`Worker.staged`). ``share``: its code is
+    plain code grader/sandbox/plain_code.py proves cannot leave state outside its own modules, so
+    its exercises may share one child. ``stand_ins``: answers its stand-in calls,
+    ``.frame(request, allowed, calling, deadline) -> bytes`` (grader/grading/stand_ins.py), or None.
+    ``notebooks``: its notebook modules, run cell by cell (grader/sandbox/notebook_run.py), by module."""
+
+    share: bool = False
+    stand_ins: object = None
+    notebooks: dict = field(default_factory=dict)
+
+
 class Worker:
     """One warm worker process, started lazily and restarted when it dies.
 
@@ -170,15 +183,8 @@ class Worker:
         self.session: Session | None = None
         self.sessions = 0   # sessions opened so far: a module imported in an older one must be imported again
         self.tainted = 0    # sessions not reused because an exercise left the child changed
-        # True while the staged submission is code grader/sandbox/plain_code.py proves cannot leave state
-        # outside its own modules: its exercises may then share one child (see Grader.grade).
-        self.share_children = False
         self._frames: collections.OrderedDict = collections.OrderedDict()   # see exchange()
-        self.stand_in_handler = None   # answers stand-in calls: .frame(request, allowed, calling, deadline) -> bytes
-        # The staged submission's notebook modules (grader/sandbox/notebook_run.py), set per submission, and
-        # the clock of the one whose cells run now (see _reply).
-        self.notebooks: dict = {}
-        self.cell_clock = None
+        self.staging = Staging()   # how the staged submission is run (see staged())
         self.restarts = 0
         self.received = 0   # bytes of replies accepted from the submission being graded
         _remove_stale_exchanges()
@@ -230,13 +236,16 @@ class Worker:
             self._start()
 
     def module(self, root: str, module: str, timeout: float, deadline: float | None = None,
-               slot: str | None = None, exercise: str | None = None) -> "StudentModule":
-        """One exercise's handle on a student module in this worker."""
-        return StudentModule(self, root, module, timeout, deadline, slot, exercise)
+               slot: str | None = None, exercise: str | None = None, **how) -> "StudentModule":
+        """One exercise's handle on a student module in this worker (``how``: StudentModule's
+        stand_ins, timed_out and keep_output)."""
+        return StudentModule(self, root, module, timeout, deadline, slot, exercise, **how)
 
     @contextlib.contextmanager
-    def staged(self, root: Path):
-        """A private copy of a submission where the worker can see it; removed afterwards."""
+    def staged(self, root: Path, share: bool = False, stand_ins=None, notebooks: dict | None = None):
+        """A private copy of a submission where the worker can see it; removed afterwards.
+        How its modules are run, while it is staged (:class:`Staging`): ``share``, ``stand_ins``
+        and ``notebooks``."""
         number = next(self._staged)
         target = self._exchange / f"s{number}"
         own_uid = self.isolation.own_uid and not self.isolation.sandboxed
@@ -269,10 +278,12 @@ class Worker:
                 os.chown(tmp, uid, uid)
             self._confine = self.isolation.confine_spec(target, tmp, uid)
         self.received = 0
+        self.staging = Staging(share, stand_ins, notebooks or {})
         try:
             yield self.isolation.inside(target)
         finally:
             self.close_session()
+            self.staging = Staging()
             uid = (self._confine or {}).get("uid")
             self._confine = None
             shutil.rmtree(target, ignore_errors=True)
@@ -352,7 +363,8 @@ class Worker:
     # ------------------------------------------------------------ the session's child
 
     def exchange(self, message: dict | None, timeout: float, replies: int, key=None,
-                 deadline: float | None = None, stand_ins: tuple = (), calling: tuple = ()) -> list[dict]:
+                 deadline: float | None = None, stand_ins: tuple = (), calling: tuple = (),
+                 cells: CellClock | None = None) -> list[dict]:
         """Send one request to the current child and read up to ``replies`` replies, each
         within ``timeout``. Reading stops after an error that ends the child: a timeout,
         a crash (it died or closed its pipe) or a protocol error (a garbled reply).
@@ -367,7 +379,8 @@ class Worker:
         ``stand_ins``: the (module, function) pairs the request installed in the child; its
         calls to them come back as requests the grader answers (grader/grading/stand_ins.py) while
         the reply is awaited, within the same time. ``calling``: the student function each reply
-        answers, in order (None for an import's), so the handler knows whose call leant on them."""
+        answers, in order (None for an import's), so the handler knows whose call leant on them.
+        ``cells``: the clock of the notebook whose cells the request runs (see _reply)."""
         session = self.session
         answers = []
         limit = float("inf") if deadline is None else deadline + REPLY_SLACK
@@ -382,7 +395,7 @@ class Worker:
                 sent = True
             while len(answers) < replies:
                 func = calling[len(answers)] if len(answers) < len(calling) else None
-                answers.append(self._reply(session, until(), stand_ins, func))
+                answers.append(self._reply(session, until(), stand_ins, func, cells))
         except wire.Timeout:
             _, output = self.end_session()
             kind = "time_limit" if time.monotonic() >= limit else "timeout"
@@ -398,10 +411,11 @@ class Worker:
             answers.append({"ok": False, "error": {"kind": "protocol", "message": str(exc), "output": output}})
         return answers
 
-    def _reply(self, session: Session, deadline: float, stand_ins: tuple = (), calling: str | None = None) -> dict:
+    def _reply(self, session: Session, deadline: float, stand_ins: tuple = (), calling: str | None = None,
+               cells: CellClock | None = None) -> dict:
         """The child's next reply, or the refusal of one over the submission's budget. Calls
-        to stand-ins on the way are answered here, by the handler the grader set. While a notebook
-        runs (``cell_clock``), each cell's frame starts that cell's own budget."""
+        to stand-ins on the way are answered here, by the submission's handler (Staging). While a
+        notebook runs (``cells``, its clock), each cell's frame starts that cell's own budget."""
         overall = deadline
         while True:
             try:
@@ -409,15 +423,16 @@ class Worker:
             except wire.TooLarge as refused:
                 return {"ok": False, "error": self.limits.refusal(refused.size)}
             self.received += session.replies.last_size
-            if "cell" in reply and self.cell_clock is not None and reply.get("ok"):
-                deadline = self.cell_clock.started(reply["cell"], overall)
+            if "cell" in reply and cells is not None and reply.get("ok"):
+                deadline = cells.started(reply["cell"], overall)
                 continue
             if "stand_in" not in reply:
                 return reply
-            if self.stand_in_handler is None:     # a child asking for a stand-in it was not given
+            handler = self.staging.stand_ins
+            if handler is None:     # a child asking for a stand-in it was not given
                 answer = wire.pack({"stand_in": True, "error": ["RuntimeError", "no such function"]})
             else:
-                answer = self.stand_in_handler.frame(reply, stand_ins, calling, deadline)
+                answer = handler.frame(reply, stand_ins, calling, deadline)
             wire.write_frame(session.to_child, answer, deadline)
 
     def _frame(self, message: dict, key) -> bytes:
@@ -503,7 +518,8 @@ class StudentModule:
     """One exercise's calls into one student module, in the submission's child."""
 
     def __init__(self, worker: Worker, root: Path | str, module: str, timeout: float, deadline: float | None = None,
-                 slot: str | None = None, exercise: str | None = None):
+                 slot: str | None = None, exercise: str | None = None, stand_ins: tuple = (),
+                 timed_out: dict | None = None, keep_output: bool = True):
         self.worker, self.root, self.module, self.timeout = worker, str(root), module, timeout
         self.slot = slot or module   # where the child keeps this exercise's module
         # Handles of one exercise (its checks, its counterexample search) may share a child;
@@ -514,16 +530,16 @@ class StudentModule:
         self.failures = 0
         self._session: int | None = None   # the worker session the module is imported in
         self.output: list[str] = []   # what the student code printed, in order
-        self.keep_output = True       # off while a hidden check runs: its prints could show its inputs
+        self.keep_output = keep_output   # off while a hidden check runs: its prints could show its inputs
         self._plan: tuple = ()        # see open(plan=...)
         self._replies: list = []
         self._cursor = 0
         self.on_skipped = None        # called with (func, case, result) for planned calls no check took
-        self.stand_ins: tuple = ()    # (module, function) of other exercises answered by the grader
+        self.stand_ins: tuple = tuple(stand_ins)   # (module, function, how) of other exercises the grader answers
         # Functions that timed out earlier in this submission, by "module.function": the grader
         # shares one dict between a submission's handles, and such a function is not called again
         # (an endless loop would otherwise cost the full timeout in every check that calls it).
-        self.timed_out: dict[str, float] = {}
+        self.timed_out: dict[str, float] = {} if timed_out is None else timed_out
 
     def open(self, fresh: bool = True, plan: tuple = ()) -> dict | None:
         """Import the module in the submission's child (a fresh one if there is none, if
@@ -559,8 +575,17 @@ class StudentModule:
                     self.timed_out[f"{self.module}.{step.func}"] = error.get("seconds", self.timeout)
         return self.import_error
 
+    def stand_in(self, more) -> bool:
+        """Stand in ``more`` functions as well (stand_ins' triples); whether that changed the
+        module's stand-ins (it must then be imported afresh for them)."""
+        wanted = tuple(sorted(set(self.stand_ins) | set(more)))
+        if wanted == tuple(self.stand_ins):
+            return False
+        self.stand_ins = wanted
+        return True
+
     def _import(self, timeout: float, fresh: bool = True, plan: tuple = ()) -> dict:
-        notebook = self.worker.notebooks.get(self.module)
+        notebook = self.worker.staging.notebooks.get(self.module)
         if notebook is None:
             return self._import_once(timeout, fresh, plan)
         # A notebook runs cell by cell (grader/sandbox/notebook_run.py): a cell that cost the child (past
@@ -569,11 +594,8 @@ class StudentModule:
             left = self._time_left_of_submission()
             if left <= 0:
                 return {"ok": False, "error": {"kind": "time_limit"}}
-            clock = self.worker.cell_clock = CellClock(notebook)
-            try:
-                reply = self._import_once(notebook.timeout(left), fresh, plan, notebook)
-            finally:
-                self.worker.cell_clock = None
+            clock = CellClock(notebook)
+            reply = self._import_once(notebook.timeout(left), fresh, plan, notebook, clock)
             error = reply.get("error") if not reply.get("ok") else None
             if type(error) is dict and error.get("kind") in ("timeout", "crash") and clock.cell is not None:
                 notebook.lost_child(clock.cell, error, clock.notebook_budget)
@@ -587,7 +609,8 @@ class StudentModule:
     def _time_left_of_submission(self) -> float:
         return float("inf") if self.deadline is None else self.deadline - time.monotonic()
 
-    def _import_once(self, timeout: float, fresh: bool = True, plan: tuple = (), notebook=None) -> dict:
+    def _import_once(self, timeout: float, fresh: bool = True, plan: tuple = (), notebook=None,
+                     clock: CellClock | None = None) -> dict:
         session = self.worker.session
         fresh = fresh or self._session != self.worker.sessions
         message = {"op": "import", "module": self.module, "slot": self.slot, "fresh": fresh}
@@ -607,15 +630,15 @@ class StudentModule:
                     tuple(p.case for p in plan))
 
         if (session is not None and session.root == self.root
-                and (self.worker.share_children or session.owner in (None, self.exercise))):
+                and (self.worker.staging.share or session.owner in (None, self.exercise))):
             # The child of this exercise, if it is still there (a crash may have killed it)
             # and still clean (process_state): first one reply on that, then the import's.
             # Another exercise's child is reused only for code that cannot leave state behind
-            # (Worker.share_children): what its calls left where process_state does not look
+            # (Staging.share): what its calls left where process_state does not look
             # (a module it does not watch, C memory) would stay there.
             session.owner = self.exercise
             answers = self.worker.exchange({**message, "check": True}, timeout, 2, key(True, fresh), self.deadline,
-                                           self.stand_ins)
+                                           self.stand_ins, cells=clock)
             first = answers[0]
             if first.get("ok") and not first.get("tainted") and len(answers) == 2:
                 return answers[1]
@@ -626,7 +649,7 @@ class StudentModule:
                 return {"ok": False, "error": {"kind": "crash", "message": "worker lost"}}
             self.worker.session.owner = self.exercise
             reply = self.worker.exchange({**message, "fresh": True, "check": False}, timeout, 1, key(False, True),
-                                         self.deadline, self.stand_ins)[0]
+                                         self.deadline, self.stand_ins, cells=clock)[0]
             # A fresh child that died without saying how went down with a worker a student
             # had killed (its sandbox is torn down a moment later): once more, on a new one.
             dead = not reply.get("ok") and reply.get("error", {}).get("kind") == "crash"

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import ROOT, copy_reference, single_file_source
 from grader.grading import engine
+from grader.grading.run import SubmissionRun
 from grader.course.loader import bundled_course_root, load_course
 from grader.course.runtime import module_name
 from grader.submission.load import load_submission
@@ -369,7 +370,7 @@ def test_a_bug_only_hidden_checks_see_costs_only_its_own_exercise(grade, tmp_pat
 
 def test_without_hidden_stand_ins_the_hidden_only_bug_cascades(grade, tmp_path, monkeypatch):
     """Proves the test above measures the hidden checks' stand-ins."""
-    monkeypatch.setattr(engine.Grader, "_stand_in_hidden_losses", lambda self, exercise, student: False)
+    monkeypatch.setattr(SubmissionRun, "stand_in_hidden_losses", lambda self, exercise, student: False)
     folder = with_code(copy_reference(tmp_path / "s"), "rnn_step.py", OVERFLOWING_STEP)
     assert {"step", "forward", "bptt", "truncation", "tinyrnn"} <= lost(grade(folder))
 
