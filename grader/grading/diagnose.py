@@ -48,6 +48,7 @@ UNKNOWN = "unknown"     # a row a kit did not record: the call says nothing of t
 # the rest are raises, and any two raises are one behaviour whatever their type and message.
 NOT_RAISED = frozenset(("timeout", "timed_out_before", "crash", "time_limit", "gave_up", "too_large", "protocol",
                         "bad_return", "missing", "import", "not_run"))
+FLOAT32_RTOL, FLOAT32_ATOL = 1e-5, 1e-6   # how near two float32 results are to be one value (float32's eps: 1.2e-7)
 MAX_PAIR_CANDIDATES = 12    # mistakes tried two at a time for one function (issue 36 item 3)
 
 
@@ -101,8 +102,8 @@ def signature(value):
         return ("numpy", value.dtype.str)
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(signature(v) for v in value[:64]))
-    if isinstance(value, dict):
-        return ("dict", tuple((str(k), signature(v)) for k, v in value.items()))
+    if isinstance(value, dict):   # in key order, not insertion order: the checks' comparison ignores the order
+        return ("dict", tuple(sorted(((str(k), signature(v)) for k, v in value.items()), key=lambda e: e[0])))
     return type(value).__name__
 
 
@@ -168,6 +169,14 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
             if rows is not None and r.ndim >= 1 and r.shape[0] == rows.shape[0]:
                 quiet = np.broadcast_to(rows.reshape((-1,) + (1,) * (r.ndim - 1)), r.shape)
                 mistaken, right = mistaken & ~quiet, right | quiet    # neither for nor against it there
+            if (student.dtype == wrong.dtype == np.float32 and reference.dtype != np.float32 and mistaken.any()
+                    and np.allclose(s, w, rtol=max(rtol, FLOAT32_RTOL), atol=max(atol, FLOAT32_ATOL), equal_nan=True)):
+                # A float32 result where float64 is asked, the mistake's to float32's rounding (a float32 product
+                # summed in another order, a float64 result rounded once): which positions the rounding happens
+                # to leave right is chance, and the mistake is the float32, not its last bits.
+                if shown is not None:
+                    shown.update(path + (int(i),) for i in np.flatnonzero(mistaken))
+                return True, True
         if (right & mistaken).any() or (~right & ~mistaken).any():
             return False, False
         where = (like_mistake & mistaken & np.isfinite(w)) | (mistaken & ~np.isfinite(w))
@@ -178,10 +187,22 @@ def shares_the_mistake(student, wrong, reference, rtol: float, atol: float, show
         agree = same(student, wrong, rtol, atol)
         if same(wrong, reference, rtol, atol):
             return same(student, reference, rtol, atol), False
+        if not agree and _overflowed(wrong) and _real(student) and _real(reference):
+            agree = not same(student, reference, rtol, atol)   # as an array position where the mistake overflows
         if agree and shown is not None:
             shown.add(path)
         return agree, agree
     return all(ok for ok, _ in parts), all(ok for ok, _ in parts) and any(e for _, e in parts)
+
+
+def _real(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _overflowed(value) -> bool:
+    """A real number that is NaN or infinite: overflow garbage, which another way of overflowing (inf / inf
+    against log(inf), a sum of NaN against a NaN skipped) gives as another non-finite or finite value."""
+    return isinstance(value, (float, np.floating)) and not np.isfinite(value)
 
 
 _CONSTANT_DEFAULTS = (ast.Constant, ast.Name, ast.Attribute, ast.Lambda, ast.UnaryOp)
@@ -622,8 +643,9 @@ class Diagnoser:
         return named
 
     def _wrong_places(self, exercise, func, calls, keys, reference, right) -> frozenset:
-        """Where the student's results of ``func`` differ from the reference's: (call index, part..., array
-        position), or (call index,) for a whole call (an exception, another structure)."""
+        """Where the student's results of ``func`` differ from the reference's: (call index, 0, part..., array
+        position) of the returned value, (call index, 1, argument index, position) of an argument left
+        changed (2: a keyword argument), or (call index,) for a whole call (an exception)."""
         places = set()
         for i, call in enumerate(calls):
             if call.func != func or right[i]:
@@ -632,15 +654,19 @@ class Diagnoser:
                 continue
             ref = reference[i]
             if call.outcome[0] == ref[0] == "ok":
-                places |= differing(call.outcome[1], ref[1], exercise.rtol, exercise.atol, (i,)) or {(i,)}
+                places |= differing(call.outcome[1:], ref[1:], exercise.rtol, exercise.atol, (i,)) or {(i,)}
             else:
                 places.add((i,))
         return frozenset(places)
 
     def _explained(self, exercise, mistake, variant, func, calls, keys, reference, right, wrong) -> tuple:
-        """(the places of ``wrong`` where the student's outcome is the mistake's: its value, or any raise
-        where it raises; those of them that are values). Where the mistake says nothing explains nothing
-        here: a pair must account for every wrong value by what its mistakes do."""
+        """(the places of ``wrong`` where the student's outcome is the mistake's: its value there, the
+        argument it leaves changed the same way, or any raise where it raises; those of them that are
+        values or arguments). A place is explained only where the two agree on all of it: a call wrong
+        as a whole (another structure) only by the mistake's whole outcome, arguments included, so that
+        a function whose only wrong thing is an argument it changes is never explained by mistakes in
+        the value returned. Where the mistake says nothing explains nothing here: a pair must account
+        for every wrong value by what its mistakes do."""
         row = self._mistake_outcomes(exercise, variant, calls, keys, reference)
         explained, values = set(), set()
         for i in sorted({p[0] for p in wrong}):
@@ -652,8 +678,9 @@ class Diagnoser:
             if raised(call.outcome) and raised(value):
                 explained |= here
             elif call.outcome[0] == value[0] == "ok":
-                other = differing(call.outcome[1], value[1], exercise.rtol, exercise.atol, (i,))
-                agreed = {p for p in here if p not in other and (i,) not in other}
+                other = differing(call.outcome[1:], value[1:], exercise.rtol, exercise.atol, (i,))
+                within = {q[:n] for q in other for n in range(1, len(q) + 1)}   # other's places and their parts
+                agreed = {p for p in here if p not in within and not any(p[:n] in other for n in range(1, len(p)))}
                 explained |= agreed
                 values |= agreed
         return frozenset(explained), frozenset(values)
