@@ -228,7 +228,7 @@ def test_the_grader_package_holds_no_check_module():
     assert not list((package / "suite").glob("*.py"))
     modules = [p for p in package.rglob("*.py") if "@check(" in p.read_text(encoding="utf-8")]
     assert modules == [], modules
-    text = textwrap.dedent((package / "course.py").read_text(encoding="utf-8"))
+    text = textwrap.dedent((package / "course" / "loader.py").read_text(encoding="utf-8"))
     assert "rnn_step" not in text and "CONTRACT_ORDER" not in text
 
 
