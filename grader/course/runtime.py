@@ -21,16 +21,29 @@ DEFAULT_SEED = 20261129   # the visible checks' seed: public, their inputs are s
 
 
 class CourseRuntime:
-    """``recording``: a :class:`grader.course.kit_records.Recording` that keeps every result the course's
-    code gives (``grade release`` builds the kit's data so)."""
+    """The instructor's: the course's own code runs here. ``recording``: a
+    :class:`grader.course.kit_records.Recording` that keeps every result the course's code gives
+    (``grade release`` builds the kit's data so). ``CourseRuntime(course)`` of a student kit's
+    course is a :class:`KitRuntime`.
+
+    What a runtime can do, the grading stages ask it (grader/grading/run.py): ``runs_reference``
+    (the reference runs on any input: stand-ins and counterexample searches need it),
+    ``has_secret`` (hidden checks can be drawn and run) and ``has_answer_key`` (the quiz is graded)."""
+
+    kit = False
+    runs_reference = True
+    has_answer_key = True
+
+    def __new__(cls, course: Course | None = None, *args, **kwargs):
+        if cls is CourseRuntime and course is not None and course.is_kit:
+            cls = KitRuntime
+        return super().__new__(cls)
 
     def __init__(self, course: Course, seed: int = DEFAULT_SEED, secret: bytes | None = None, recording=None):
         self.course = course
         self.seed = seed
-        self.kit = course.is_kit
         # Read (or created) now, not in a check: a problem with it is bad input, never a failed check.
-        # A kit runs no hidden check, and holds no secret.
-        self._secret = None if self.kit else course_secret(course) if secret is None else secret
+        self._secret = self._read_secret(secret)
         self.secret_fingerprint = fingerprint(self._secret) if self._secret is not None else "kit"
         self._memo: dict = {}
         self.recording = recording
@@ -39,32 +52,18 @@ class CourseRuntime:
         self._answer_key = None
         self._trusted_calls = None
 
+    def _read_secret(self, secret: bytes | None) -> bytes | None:
+        return course_secret(self.course) if secret is None else secret
+
     def _implementations(self, source: str, folder, overrides=None):
-        """The course's code (the reference, or the reference with a mistake appended), or in a
-        kit the records of what it returned."""
-        if self.kit:
-            return RecordedModules(self.course.kit_dir / f"{source}.rec")
+        """The course's code: the reference, or the reference with a mistake appended."""
         modules = ModuleSet(folder, overrides)
         return RecordingModules(modules, self.recording, source) if self.recording is not None else modules
-
-    # What this runtime can do, which the grading stages ask (grader/grading/run.py). The
-    # instructor's runs the course's code on any input and holds its secret and answer key; a
-    # student kit's answers only the calls the release recorded (kit_records.RecordedModules).
-
-    @property
-    def runs_reference(self) -> bool:
-        """The reference runs here on any input: stand-ins and counterexample searches need it."""
-        return not self.kit
 
     @property
     def has_secret(self) -> bool:
         """The course secret is here: hidden checks can be drawn and run."""
         return self._secret is not None
-
-    @property
-    def has_answer_key(self) -> bool:
-        """The quiz's answer key is here (a kit's report says the instructor grades the quiz)."""
-        return not self.kit
 
     def hidden_seed(self, exercise_id: str, tag: str) -> int:
         """The seed of a hidden check's inputs, from the course secret."""
@@ -84,7 +83,7 @@ class CourseRuntime:
         """The bounded helper (grader/sandbox/trusted_calls.py) that runs the course's code on arguments a
         student chose; None where that code is not run here (a kit answers from its records) or
         where every call must be recorded in this process (``grade release``)."""
-        if self.kit or self.recording is not None:
+        if self.recording is not None:
             return None
         if self._trusted_calls is None:
             from grader.sandbox.trusted_calls import TrustedCalls
@@ -104,14 +103,12 @@ class CourseRuntime:
     def _variant_modules(self, exercise, variant):
         key = str(variant)
         if key not in self._mistakes:
-            source = f"mistakes/{exercise.id}/{Path(variant).stem}"
-            if self.kit:
-                self._mistakes[key] = self._implementations(source, None)
-            else:
-                code = Path(variant).read_text(encoding="utf-8")
-                self._mistakes[key] = self._implementations(source, self.course.reference_dir,
-                                                            {module_name(exercise.file): code})
+            self._mistakes[key] = self._variant(exercise, variant, f"mistakes/{exercise.id}/{Path(variant).stem}")
         return self._mistakes[key]
+
+    def _variant(self, exercise, variant, source: str):
+        code = Path(variant).read_text(encoding="utf-8")
+        return self._implementations(source, self.course.reference_dir, {module_name(exercise.file): code})
 
     def variant_function(self, exercise, variant, func: str):
         """One function of a known mistake's modules (None when its file has no such function)."""
@@ -124,3 +121,25 @@ class CourseRuntime:
         if self._answer_key is None:
             self._answer_key = self.course.answer_key() or {}
         return self._answer_key
+
+
+class KitRuntime(CourseRuntime):
+    """A student kit's: no course code, no secret, no answer key. The release's records
+    (grader/course/kit_records.py) answer the calls it recorded, and no other: a call nobody
+    recorded raises NotInKit, and the instructor grades what needs it."""
+
+    kit = True
+    runs_reference = False
+    has_answer_key = False
+
+    def _read_secret(self, secret: bytes | None) -> None:
+        return None   # a kit runs no hidden check, and holds no secret
+
+    def _implementations(self, source: str, folder, overrides=None):
+        return RecordedModules(self.course.kit_dir / f"{source}.rec")
+
+    def trusted_calls(self):
+        return None   # nothing of the course's code runs here
+
+    def _variant(self, exercise, variant, source: str):
+        return self._implementations(source, None)
