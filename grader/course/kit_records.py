@@ -4,9 +4,10 @@
 result the visible checks and the diagnosis ask of the reference and of each known
 mistake, keyed by a digest of the call (:func:`call_digest`: the function and its
 inputs); grader/kit/data.py writes them into the student wheel. In the kit,
-:class:`RecordedModules` answers from them in place of the code; a call nobody recorded
-raises :class:`NotInKit`. grader/course/runtime.py, diagnose.py, plan.py, counterexample.py and
-engine.py use these, never the release that writes them.
+:class:`RecordedModules` answers from them in place of the code (the kit's runtime,
+grader/course/runtime.py KitRuntime); a call nobody recorded raises :class:`NotInKit`.
+grader/course/runtime.py, diagnose.py, plan.py, counterexample.py and engine.py use these,
+never the release that writes them.
 
 Records are wire frames (``grader/sandbox/worker/wire.py``): plain data, never pickle.
 """
