@@ -72,7 +72,7 @@ class _Recorder:
 @dataclass(frozen=True)
 class Plan:
     visible: tuple[PlannedCall, ...]   # the visible checks' calls, in the order they are run
-    hidden: tuple[PlannedCall, ...]    # the hidden checks' calls (run last, see grader/grading/engine.py)
+    hidden: tuple[PlannedCall, ...]    # the hidden checks' calls (run last, see grader/grading/run.py)
 
 
 def record_plan(runtime, exercise, checks: dict, hidden_checks: bool = True) -> Plan:

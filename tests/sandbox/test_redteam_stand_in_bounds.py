@@ -73,6 +73,7 @@ GRADING = textwrap.dedent('''
     from pathlib import Path
     from grader.course.loader import load_course
     from grader.grading.engine import Grader
+    from grader.report import check_message
     from grader.submission.load import load_submission
 
     def peak():
@@ -309,6 +310,7 @@ def test_a_diagnosis_replays_a_students_arguments_in_the_helper(runtime, helper)
 def test_a_replay_stopped_at_a_limit_costs_the_diagnosis_only(runtime):
     """Even with GRADER_STRICT (the tests'), an overrun is the student's arguments, not a bug."""
     from grader.grading.engine import Grader
+    from grader.report import check_message
 
     grader = Grader(runtime.course, runtime=runtime, isolation="none")
     try:
