@@ -310,7 +310,6 @@ def test_a_diagnosis_replays_a_students_arguments_in_the_helper(runtime, helper)
 def test_a_replay_stopped_at_a_limit_costs_the_diagnosis_only(runtime):
     """Even with GRADER_STRICT (the tests'), an overrun is the student's arguments, not a bug."""
     from grader.grading.engine import Grader
-    from grader.report import check_message
 
     grader = Grader(runtime.course, runtime=runtime, isolation="none")
     try:
