@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import time
 import uuid
 from pathlib import Path
 
@@ -51,15 +52,29 @@ def assert_contained(result, attacked=("step",)):
         assert got[ex_id][0] == got[ex_id][1], (ex_id, got)
 
 
-def no_process_with(marker: str) -> bool:
+def no_process_with(marker: str, within: float = 5.0) -> bool:
+    """No process has ``marker`` in its command line, at the latest ``within`` seconds from now. The grader
+    kills what a submission left and does not wait for it (grader/sandbox/worker/zygote.py, discard): a killed
+    process can still be listed for a moment, longer on a busy machine (two test workers, say)."""
+    deadline = time.monotonic() + within
+    while True:
+        if not _processes_with(marker.encode()):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _processes_with(marker: bytes) -> list[str]:
+    found = []
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
-                if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    return False
+                if marker in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(pid)
             except OSError:
                 pass
-    return True
+    return found
 
 
 # ---------------------------------------------------------------- without bubblewrap
