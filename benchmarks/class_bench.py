@@ -79,8 +79,11 @@ def make_class(directory: Path, n: int, correct_share: float = CORRECT_SHARE) ->
 class InProcessModule:
     """StudentModule's interface, calling the student's functions in this process."""
 
-    def __init__(self, root, module, timeout, deadline=None):
+    def __init__(self, root, module, timeout, deadline=None, stand_ins=(), timed_out=None, keep_output=False):
         self.root, self.module = root, module
+        self.stand_ins = tuple(stand_ins)        # the floor calls the student's own functions: none stood in
+        self.timed_out = timed_out if timed_out is not None else set()
+        self.keep_output = keep_output
         self.output: list[str] = []
         self.import_error = None
         self._module = None
@@ -88,6 +91,9 @@ class InProcessModule:
 
     def finish_plan(self):
         pass
+
+    def stand_in(self, more) -> bool:
+        return False
 
     def open(self, fresh=True, plan=()):   # calls in this process cost no round trip: no plan
         if self._module is not None and not fresh:
@@ -135,11 +141,11 @@ class InProcessWorker:
     isolation = Isolation("in-process (benchmark floor)")
     share_children = False
 
-    def module(self, root, module, timeout, deadline=None, slot=None, exercise=None):
-        return InProcessModule(root, module, timeout, deadline)
+    def module(self, root, module, timeout, deadline=None, slot=None, exercise=None, **how):
+        return InProcessModule(root, module, timeout, deadline, **how)
 
     @contextlib.contextmanager
-    def staged(self, root):
+    def staged(self, root, share=False, stand_ins=None, notebooks=None):
         yield str(root)
 
     def close_session(self):
