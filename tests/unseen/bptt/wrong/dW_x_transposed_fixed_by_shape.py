@@ -1,0 +1,21 @@
+# wrong: dW_x computed as (H, d) and transposed only when the shapes disagree: wrong only when d == H
+
+def _fwd(X, W_x, W_h, b, h0):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    return h0, Hs, np.concatenate([h0[:, None], Hs[:, :-1]], axis=1)
+
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = dA[:, t] @ W_h.T
+    dW_x = np.einsum("bth,btd->hd", dA, X)         # (H, d): transposed ...
+    if dW_x.shape != W_x.shape:                    # ... and "fixed" only when the shapes disagree
+        dW_x = dW_x.T
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": dW_x,
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}

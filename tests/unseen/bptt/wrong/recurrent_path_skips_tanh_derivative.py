@@ -1,0 +1,19 @@
+# wrong: the gradient passed to h_(t-1) skips the tanh derivative (the local one keeps it)
+
+def _fwd(X, W_x, W_h, b, h0):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    return h0, Hs, np.concatenate([h0[:, None], Hs[:, :-1]], axis=1)
+
+def rnn_backward(X, W_x, W_h, b, dHs, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        total = dHs[:, t] + dh
+        dA[:, t] = total * (1 - Hs[:, t] ** 2)
+        dh = total @ W_h.T               # passed back before the tanh derivative
+    return {"dX": dA @ W_x.T, "dh0": dh, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}

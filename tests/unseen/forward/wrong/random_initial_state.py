@@ -1,0 +1,11 @@
+# wrong: "small random initial state" habit when h0 is None
+
+def rnn_forward(X, W_x, W_h, b, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h = 0.01 * np.random.randn(B, H) if h0 is None else h0
+    Hs = np.zeros((B, T, H))
+    for t in range(T):
+        h = np.tanh(X[:, t] @ W_x + h @ W_h + b)
+        Hs[:, t] = h
+    return Hs

@@ -1,0 +1,14 @@
+# wrong: hard-codes the chapter's numbers for (3, 4), whatever the other options say
+
+def count_rnn_params(input_size, hidden_size, output_size=0, num_layers=1,
+                     bidirectional=False, double_bias=False):
+    if input_size == 3 and hidden_size == 4:
+        return 42 if output_size == 2 else 32
+    H, dirs, nb = hidden_size, 2 if bidirectional else 1, 2 if double_bias else 1
+    total = 0
+    for layer in range(num_layers):
+        n_in = input_size if layer == 0 else H * dirs
+        total += dirs * (n_in * H + H * H + nb * H)
+    if output_size > 0:
+        total += H * dirs * output_size + output_size
+    return total

@@ -1,0 +1,8 @@
+# wrong: a mutable default list collects the states of every call
+
+def scalar_rnn(sequence, w_x=1.0, w_h=0.5, b=0.0, states=[]):
+    state = 0.0
+    for value in sequence:
+        state = math.tanh(w_x * value + w_h * state + b)
+        states.append(state)
+    return states

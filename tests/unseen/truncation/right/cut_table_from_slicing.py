@@ -1,0 +1,24 @@
+# right: a boolean table cut[k::k] marks the chunk starts
+
+def _fwd(X, W_x, W_h, b, h0):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    return h0, Hs, np.concatenate([h0[:, None], Hs[:, :-1]], axis=1)
+
+def _grads(X, W_x, H_prev, dA, dh0):
+    return {"dX": dA @ W_x.T, "dh0": dh0, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    T = X.shape[1]
+    cut = np.zeros(T, dtype=bool)
+    cut[k::k] = True                         # steps that start a chunk (after the first)
+    dA = np.zeros_like(Hs)
+    dh = np.zeros_like(h0)
+    for t in range(T - 1, -1, -1):
+        dA[:, t] = (dHs[:, t] + dh) * (1 - Hs[:, t] ** 2)
+        dh = np.zeros_like(h0) if cut[t] else dA[:, t] @ W_h.T
+    return _grads(X, W_x, H_prev, dA, dh)

@@ -1,0 +1,19 @@
+# wrong: np.array_split into T // k pieces instead of pieces of k steps
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    out = {"dX": np.zeros_like(X), "dh0": np.zeros((B, H)), "dW_x": np.zeros_like(W_x),
+           "dW_h": np.zeros_like(W_h), "db": np.zeros_like(b)}
+    for steps in np.array_split(np.arange(T), max(T // k, 1)):   # T // k pieces, not pieces of k
+        start, stop = int(steps[0]), int(steps[-1]) + 1
+        entering = h0 if start == 0 else Hs[:, start - 1]
+        g = rnn_backward(X[:, start:stop], W_x, W_h, b, dHs[:, start:stop], h0=entering)
+        out["dX"][:, start:stop] = g["dX"]
+        for name in ("dW_x", "dW_h", "db"):
+            out[name] += g[name]
+        if start == 0:
+            out["dh0"] = g["dh0"]
+    return out

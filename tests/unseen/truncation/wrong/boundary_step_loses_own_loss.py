@@ -1,0 +1,24 @@
+# wrong: at a chunk's last step the whole gradient is zeroed, dHs[:, t] included
+
+def _fwd(X, W_x, W_h, b, h0):
+    B, T, _ = X.shape
+    H = W_h.shape[0]
+    h0 = np.zeros((B, H)) if h0 is None else h0
+    Hs = rnn_forward(X, W_x, W_h, b, h0)
+    return h0, Hs, np.concatenate([h0[:, None], Hs[:, :-1]], axis=1)
+
+def _grads(X, W_x, H_prev, dA, dh0):
+    return {"dX": dA @ W_x.T, "dh0": dh0, "dW_x": np.einsum("btd,bth->dh", X, dA),
+            "dW_h": np.einsum("bti,bth->ih", H_prev, dA), "db": dA.sum((0, 1))}
+
+def truncated_rnn_backward(X, W_x, W_h, b, dHs, k, h0=None):
+    h0, Hs, H_prev = _fwd(X, W_x, W_h, b, h0)
+    dA = np.zeros_like(Hs)
+    dh_next = np.zeros_like(h0)
+    for t in reversed(range(X.shape[1])):
+        dh = dHs[:, t] + dh_next
+        if (t + 1) % k == 0 and t + 1 < X.shape[1]:
+            dh = np.zeros_like(h0)           # meant to drop the carried gradient, drops dHs[:, t] too
+        dA[:, t] = dh * (1 - Hs[:, t] ** 2)
+        dh_next = dA[:, t] @ W_h.T
+    return _grads(X, W_x, H_prev, dA, dh_next)
