@@ -143,7 +143,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     with closed_files(students_read_by_permissions("none" if no_sandbox else "auto")):
         result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
         color = fmt == "text" and output is None and sys.stdout.isatty()
-        emit(render(result, fmt, lang, color=color, verbose=verbose), output)
+        emit(render(result, fmt, lang, color=color, verbose=verbose, messages=course.messages), output)
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
 
 
@@ -278,7 +278,8 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
     from grader.sandbox.isolation import closed_files, students_read_by_permissions
 
     book_path = gradebook or default_gradebook(directory)
-    writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang)
+    writer = FeedbackWriter(book_path.parent / f"{download_name(directory.resolve())}.feedback", feedback, lang,
+                            course.messages)
     isolation = "none" if no_sandbox else "sandbox"
     cluster = None
     if scheduler is not None:
@@ -306,7 +307,7 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
             staff.refresh_feedback(book, writer, run)
             for line in staff.summary(book, run):
                 click.echo(f"grade: {shown(line)}", err=True)
-        emit(render_class(run, book, fmt, lang, book_path), output)
+        emit(render_class(run, book, fmt, lang, book_path, course.messages), output)
     for name, why in run.skipped:
         click.echo(f"grade: skipped {shown(name)}: {shown(why)}", err=True)
     for name, why in run.failed:
@@ -315,9 +316,9 @@ def class_run(directory, fmt, output, lang, only, course, jobs, gradebook, force
     sys.exit(EXIT_FAILED if run.failed else EXIT_OK)
 
 
-def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
+def render_class(run, book, fmt: str, lang: str, book_path: Path, messages=None) -> str:
     """The class in ``fmt``: every student the run found, their latest attempt, rendered from the
-    stored result (grader/report/class_formats.py)."""
+    stored result (grader/report/class_formats.py) with ``messages`` (the course's catalogue)."""
     from grader.report import WRITERS
     from grader.report.class_formats import ClassView
     from grader.report.view import build
@@ -326,8 +327,9 @@ def render_class(run, book, fmt: str, lang: str, book_path: Path) -> str:
     rows = [row for row in book.latest_scores() if row[0] in wanted]
     counts = {"count": len(rows), "graded": len(run.graded), "unchanged": len(run.unchanged),
               "skipped": len(run.skipped) + len(run.failed)}
-    view = ClassView(lang=lang, rows=rows, view_of=lambda student: build(book.latest(student).result, lang),
-                     counts=counts, gradebook=str(book_path), finals=final_scores(book, wanted))
+    view = ClassView(lang=lang, rows=rows,
+                     view_of=lambda student: build(book.latest(student).result, lang, messages),
+                     counts=counts, gradebook=str(book_path), finals=final_scores(book, wanted), messages=messages)
     return WRITERS[fmt].many(view)
 
 
@@ -395,15 +397,17 @@ def list_exercises(lang, course_dir):
 
     lang = lang or default_language()
     course = open_course(course_dir)
+    messages = course.messages
     exercises = list(course.exercises.values())
 
     def checks(of) -> str:
-        return msg("list.checks_count", lang, count=len(of), hidden=sum(1 for c in of if c.hidden))
+        return msg("list.checks_count", lang, messages, count=len(of), hidden=sum(1 for c in of if c.hidden))
 
     # every word in the language chosen; columns measured in terminal cells (a Chinese character is two)
-    header = tuple(msg(f"list.{column}", lang) for column in ("exercise", "file", "points", "checks", "title"))
+    header = tuple(msg(f"list.{column}", lang, messages)
+                   for column in ("exercise", "file", "points", "checks", "title"))
     rows = [(e.id, e.file, points(e.max_score), checks(e.checks), text(e.title, lang)) for e in exercises]
-    rows.append((msg("list.total", lang), "", points(course.max_score),
+    rows.append((msg("list.total", lang, messages), "", points(course.max_score),
                  checks([c for e in exercises for c in e.checks]), ""))
     widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(4)]
     for row in (header, *rows):
@@ -492,8 +496,9 @@ def class_report(gradebook, output, lang, course_dir):
             stats = collect(book, lang, course)
     except sqlite3.DatabaseError as exc:
         raise BadInput(f"{path} is not a gradebook ({exc})") from None
-    emit(render_html(stats, lang), output)
-    click.echo(msg("class_report.wrote", lang, students=len(stats.students), path=str(output)))
+    messages = course.messages if course is not None else None
+    emit(render_html(stats, lang, messages), output)
+    click.echo(msg("class_report.wrote", lang, messages, students=len(stats.students), path=str(output)))
 
 
 @cli.command(name="gradescope-bundle")

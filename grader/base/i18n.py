@@ -3,9 +3,11 @@
 Every text the grader writes is a key looked up in ``grader/base/locales/<lang>/*.yaml``
 (flat mappings, ``str.format`` placeholders): the package's keys, generic ones (comparison,
 errors, report chrome). A course's own keys, in its ``exercises/locales/<lang>/*.yaml``, layer
-on top: the course loaded last wins where two define one key, so a course can also reword a
-package key (its report title, say). Results carry :class:`Message`
-objects, not strings, so one graded result can be shown in either language.
+on top in that course's :class:`Catalogue` (``Course.messages``): where both define a key the
+course's wins, so a course can also reword a package key (its report title, say). Each course
+has its own catalogue, passed to the view that renders its results: two courses in one process
+never show each other's messages. Results carry :class:`Message` objects, not strings, so one
+graded result can be shown in either language.
 """
 
 from __future__ import annotations
@@ -36,24 +38,9 @@ class Message:
     def __repr__(self):
         return f"Message({self.key!r}, {self.params!r})"
 
-    def render(self, lang: str) -> str:
-        return render(self.key, lang, **self.params)
-
-
-# The courses loaded, the latest last: (their exercises/locales folder, their title per language).
-_courses: list[tuple[Path, tuple]] = []
-
-
-def add_course_messages(folder: Path, title: dict | None = None) -> None:
-    """Layer a course's ``locales`` folder over the package's messages (see the module doc);
-    ``title`` (per language) names the course in the report title."""
-    entry = (Path(folder).resolve(), tuple(sorted((title or {}).items())))
-    if _courses and _courses[-1] == entry:
-        return
-    if entry in _courses:
-        _courses.remove(entry)
-    _courses.append(entry)
-    catalogue.cache_clear()
+    def render(self, lang: str, messages: Catalogue | None = None) -> str:
+        """The text in ``lang`` from ``messages`` (a course's catalogue; None: the package's)."""
+        return (messages or PACKAGE).render(self.key, lang, **self.params)
 
 
 def _read(folder: Path, lang: str) -> dict[str, str]:
@@ -64,18 +51,6 @@ def _read(folder: Path, lang: str) -> dict[str, str]:
     return merged
 
 
-@lru_cache(maxsize=None)
-def catalogue(lang: str) -> dict[str, str]:
-    merged = _read(LOCALE_DIR, lang)
-    for folder, title in _courses:
-        title = dict(title)
-        if title.get(lang):
-            merged["report.title"] = merged.get("report.title_of", "{course}").format(course=title[lang])
-        if folder.is_dir():
-            merged.update(_read(folder, lang))
-    return merged
-
-
 class _Lenient(dict):
     """Format parameters: a missing one shows as {name} instead of failing."""
 
@@ -83,15 +58,74 @@ class _Lenient(dict):
         return "{" + key + "}"
 
 
-def render(key: str, lang: str, /, **params) -> str:
-    template = catalogue(lang).get(key) or catalogue("en").get(key)
-    if template is None:
-        return key if not params else f"{key} {params}"
-    localised = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in params.items()}
-    try:
-        return template.format_map(_Lenient(localised))
-    except (ValueError, IndexError, AttributeError):
-        return template
+class Catalogue:
+    """The messages one course's results are shown with: the package's, then (optionally) one
+    course's title (``report.title``) and its ``exercises/locales`` folder over them. Immutable;
+    :meth:`of_course` gives one per course (cached), :data:`PACKAGE` the package's alone."""
+
+    __slots__ = ("folder", "title")
+
+    def __init__(self, folder: Path | None = None, title: tuple = ()):
+        self.folder = folder
+        self.title = title
+
+    @staticmethod
+    def of_course(folder: Path, title: dict | None = None) -> Catalogue:
+        """The catalogue of the course whose ``locales`` folder is ``folder`` and whose title
+        (per language) is ``title``."""
+        return _of_course(Path(folder).resolve(), tuple(sorted((title or {}).items())))
+
+    def __eq__(self, other):
+        return isinstance(other, Catalogue) and (self.folder, self.title) == (other.folder, other.title)
+
+    def __hash__(self):
+        return hash((self.folder, self.title))
+
+    def __repr__(self):
+        return f"Catalogue({self.folder!r}, {self.title!r})"
+
+    def table(self, lang: str) -> dict[str, str]:
+        """Every key and its template in ``lang`` (do not modify: it is shared)."""
+        return _table(self.folder, self.title, lang)
+
+    def render(self, key: str, lang: str, /, **params) -> str:
+        template = self.table(lang).get(key) or self.table("en").get(key)
+        if template is None:
+            return key if not params else f"{key} {params}"
+        localised = {k: (v.render(lang, self) if isinstance(v, Message) else v) for k, v in params.items()}
+        try:
+            return template.format_map(_Lenient(localised))
+        except (ValueError, IndexError, AttributeError):
+            return template
+
+
+@lru_cache(maxsize=None)
+def _of_course(folder: Path, title: tuple) -> Catalogue:
+    return Catalogue(folder, title)
+
+
+@lru_cache(maxsize=None)
+def _table(folder: Path | None, title: tuple, lang: str) -> dict[str, str]:
+    merged = _read(LOCALE_DIR, lang)
+    title = dict(title)
+    if title.get(lang):
+        merged["report.title"] = merged.get("report.title_of", "{course}").format(course=title[lang])
+    if folder is not None and folder.is_dir():
+        merged.update(_read(folder, lang))
+    return merged
+
+
+PACKAGE = Catalogue()   # the package's messages alone (where no course is at hand)
+
+
+def catalogue(lang: str, messages: Catalogue | None = None) -> dict[str, str]:
+    """Every key and its template in ``lang``: ``messages``' (None: the package's)."""
+    return (messages or PACKAGE).table(lang)
+
+
+def render(key: str, lang: str, /, messages: Catalogue | None = None, **params) -> str:
+    """``key``'s text in ``lang`` from ``messages`` (a course's catalogue; None: the package's)."""
+    return (messages or PACKAGE).render(key, lang, **params)
 
 
 def text(value, lang: str) -> str:

@@ -52,8 +52,9 @@ svg .track { fill: #e7e9ef; }
 """
 
 
-def render_html(stats: ClassStats, lang: str = "en") -> str:
-    t = _Texts(lang)
+def render_html(stats: ClassStats, lang: str = "en", messages=None) -> str:
+    """``messages``: the course's catalogue (``Course.messages``; None: the package's)."""
+    t = _Texts(lang, messages)
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="{"zh-CN" if lang == "zh" else "en"}">',
@@ -90,7 +91,7 @@ def _final_section(stats: ClassStats, t) -> list[str]:
     no hand-in time under a policy (grader/classroom/late_policy.py); the mean final score."""
     def late_cell(f) -> str:
         if f.status in ("late", "past_cap"):
-            return f"{f.units_late} {msg(f'staff.unit_{f.unit}', t.lang)}" + (f" ({t('past_cap')})" if
+            return f"{f.units_late} {msg(f'staff.unit_{f.unit}', t.lang, t.messages)}" + (f" ({t('past_cap')})" if
                                                                              f.status == "past_cap" else "")
         return {"on_time": t("on_time"), "no_time": t("no_time")}.get(f.status, "")
 
@@ -125,11 +126,11 @@ def _final_section(stats: ClassStats, t) -> list[str]:
 
 
 class _Texts:
-    def __init__(self, lang: str):
-        self.lang = lang
+    def __init__(self, lang: str, messages=None):
+        self.lang, self.messages = lang, messages
 
     def __call__(self, key: str, **params) -> str:
-        return msg(f"class_report.{key}", self.lang, **params)
+        return msg(f"class_report.{key}", self.lang, self.messages, **params)
 
 
 def esc(value) -> str:

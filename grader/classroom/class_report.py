@@ -119,7 +119,8 @@ def collect(book, lang: str = "en", course=None) -> ClassStats:
     """The report's numbers, from the latest attempt of every student in ``book``."""
     latest = book.latest_all()
     # each student's JSON report in ``lang``, rendered from the stored result once
-    reports = {attempt.id: attempt.report(lang) for attempt in latest}
+    messages = course.messages if course is not None else None
+    reports = {attempt.id: attempt.report(lang, messages) for attempt in latest}
     students = [StudentRow(a.student, float(a.score), float(a.max_score), float(a.seconds), a.graded_at)
                 for a in latest]
     order = _exercise_order(course, reports.values())

@@ -126,7 +126,7 @@ class WarmGrader(WorkerPlugin):
         warm_up(warm, course, only)
         if settings["feedback"] is not None:
             kind, lang = settings["feedback"]
-            self.feedback = FeedbackWriter(self.folder / "unused", kind, lang)   # renders only
+            self.feedback = FeedbackWriter(self.folder / "unused", kind, lang, course.messages)   # renders only
         gc.freeze()      # the warm vectors and results live as long as the worker
         return warm
 

@@ -56,8 +56,9 @@ def _fold(name: str) -> str:
 
 
 class FeedbackWriter:
-    def __init__(self, folder: Path, kind: str, lang: str):
-        self.folder, self.kind, self.lang = Path(folder), kind, lang
+    def __init__(self, folder: Path, kind: str, lang: str, messages=None):
+        """``messages``: the course's catalogue (``Course.messages``; None: the package's)."""
+        self.folder, self.kind, self.lang, self.messages = Path(folder), kind, lang, messages
         self._names: dict[str, str] = {}
 
     def reserve(self, students) -> None:
@@ -81,7 +82,7 @@ class FeedbackWriter:
         if self.kind == "none":
             return None
         options = {"title": student} if self.kind == "html" else {}
-        return render_view(build(result, self.lang), self.kind, **options)
+        return render_view(build(result, self.lang, self.messages), self.kind, **options)
 
     def save(self, student: str, content: str | None) -> Path | None:
         if self.kind == "none" or content is None:

@@ -147,9 +147,10 @@ class Attempt:
         """The graded result (grader/report/results.py), rebuilt from what was stored."""
         return load_result(*self.stored)
 
-    def report(self, lang: str = "en") -> dict:
-        """`grade check --format json`'s object in ``lang``."""
-        return json_data(self.result, lang)
+    def report(self, lang: str = "en", messages=None) -> dict:
+        """`grade check --format json`'s object in ``lang``, with ``messages`` (the course's catalogue;
+        None: the package's)."""
+        return json_data(self.result, lang, messages)
 
 
 @dataclass

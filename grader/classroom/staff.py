@@ -118,7 +118,7 @@ class StaffOptions:
             text = writer.render(attempt.result, student)
             if active or student in adjusted:
                 text = with_final(text, writer.kind, writer.lang, final_for(book, attempt),
-                                  per_exercise(book, attempt), book.adjustments(student))
+                                  per_exercise(book, attempt), book.adjustments(student), writer.messages)
             writer.save(student, text)
 
     def summary(self, book, run) -> list[str]:
@@ -174,13 +174,15 @@ def refresh_one(book, book_path: Path, student: str) -> Path | None:
     return path
 
 
-def with_final(text: str | None, kind: str, lang: str, final, per_exercise: dict, rows: list) -> str | None:
-    """The feedback text followed by the final score: Markdown, or HTML before ``</body>`` (escaped)."""
+def with_final(text: str | None, kind: str, lang: str, final, per_exercise: dict, rows: list,
+               messages=None) -> str | None:
+    """The feedback text followed by the final score: Markdown, or HTML before ``</body>`` (escaped);
+    ``messages``: the course's catalogue (None: the package's)."""
     from html import escape
 
     if text is None:
         return None
-    lines = final_lines(final, per_exercise, rows, lang)
+    lines = final_lines(final, per_exercise, rows, lang, messages)
     if kind == "html":
         items = "".join(f"<li>{escape(line)}</li>" for line in lines[1:])
         block = f'<section class="final"><h2>{escape(lines[0])}</h2><ul>{items}</ul></section>\n'
@@ -189,10 +191,14 @@ def with_final(text: str | None, kind: str, lang: str, final, per_exercise: dict
     return text.rstrip("\n") + "\n\n## " + lines[0] + "\n\n" + "\n".join(f"- {line}" for line in lines[1:]) + "\n"
 
 
-def final_lines(final, per_exercise: dict, rows: list, lang: str) -> list[str]:
-    """The final score's lines, in ``lang``: heading, raw, each adjustment, the late penalty, total."""
+def final_lines(final, per_exercise: dict, rows: list, lang: str, messages=None) -> list[str]:
+    """The final score's lines, in ``lang`` (from ``messages``, the course's catalogue; None: the
+    package's): heading, raw, each adjustment, the late penalty, total."""
+    from functools import partial
+
     from grader.report.escaping import visible
-    from grader.base.i18n import render as msg
+    from grader.base.i18n import render
+    msg = partial(render, messages=messages)
     from grader.report.view import points
 
     lines = [msg("staff.final_heading", lang),

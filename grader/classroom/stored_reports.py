@@ -24,7 +24,7 @@ class StoredText(Message):
         super().__init__("report.stored_text")
         self.texts = texts
 
-    def render(self, lang: str) -> str:
+    def render(self, lang: str, messages=None) -> str:   # as written: no catalogue's
         return self.texts.get(lang) or self.texts.get("en") or ""
 
 

@@ -21,7 +21,7 @@ from grader.course.declared_checks import combined_builder, declared_check
 from grader.quiz.equation_spec import SpecError, compile_spec
 from grader.course.yaml_lines import load_yaml
 from grader.base.errors import CourseError
-from grader.base.i18n import LANGUAGES, add_course_messages
+from grader.base.i18n import LANGUAGES, Catalogue
 
 COURSE_FILE = "course.yaml"     # in exercises/: the course's title, order and notebook name
 QUIZ_FORMATS = ("bool", "choice", "list", "int", "number", "mapping", "equation")
@@ -153,6 +153,11 @@ class Course:
     @property
     def exercises_dir(self) -> Path:
         return self.root / "exercises"
+
+    @property
+    def messages(self) -> Catalogue:
+        """What its results are shown with: the package's messages, its title, its own (i18n.Catalogue)."""
+        return Catalogue.of_course(self.exercises_dir / "locales", self.info.title if self.info else None)
 
     @property
     def stubs_dir(self) -> Path:
@@ -490,7 +495,6 @@ def load_course(root: Path) -> Course:
         raise CourseError(f"{exercises_dir}: no exercise YAML files")
     info = _load_info(exercises_dir)
     _check_messages(exercises_dir / "locales")
-    add_course_messages(exercises_dir / "locales", info.title)
     try:
         registry = load_course_code(exercises_dir)
     except CourseCodeError as exc:

@@ -22,7 +22,7 @@ from grader.course.loader import Course, Exercise
 from grader.grading.diagnose import Diagnoser
 from grader.sandbox.display_packages import declare as declare_display_packages
 from grader.base.errors import CourseError, InternalError
-from grader.base.i18n import Message, add_course_messages
+from grader.base.i18n import Message
 from grader.course.kit_records import NotInKit
 from grader.sandbox.plain_code import shares_one_child
 from grader.grading.plan import Plan, record_plan
@@ -61,7 +61,6 @@ class Grader:
             self.worker.prestart()   # starts while the submission is staged and the plan drawn
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
-        add_course_messages(course.exercises_dir / "locales", course.info.title)   # its messages win
         self.time_limit = time_limit
         self.counterexamples = counterexamples
         self._counterexamples: dict = {}

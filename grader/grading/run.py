@@ -426,7 +426,7 @@ class SubmissionRun:
         answers, problem, output = self.quiz_answers(exercise)
         if problem is not None:
             return failed_exercise(exercise, problem)
-        return grade_quiz(exercise, answers, self.runtime.answer_key(), output)
+        return grade_quiz(exercise, answers, self.runtime.answer_key(), output, self.course.messages)
 
     def quiz_answers(self, exercise):
         """The student's answers as a dict, or the problem that prevents reading them."""

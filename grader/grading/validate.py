@@ -208,7 +208,7 @@ def _hint_problems(course, exercises) -> list[str]:
     return problems
 
 
-def _report_hint_problems(exercise, mistake, result) -> list[str]:
+def _report_hint_problems(exercise, mistake, result, messages=None) -> list[str]:
     """What the report of a known mistake shows, in every language: the mistake's own hint, and no
     hint tied to another cause (another mistake's, or a check's hint for a way of failing)."""
     from grader.base.i18n import LANGUAGES, text
@@ -219,7 +219,7 @@ def _report_hint_problems(exercise, mistake, result) -> list[str]:
         return problems   # not named in the student's report: "is not named" says so
     specs = {c.id: c for c in exercise.checks}
     for lang in LANGUAGES:
-        view = exercise_view(result, lang)
+        view = exercise_view(result, lang, messages)
         own = text(mistake.hint, lang).strip()   # none given: its explanation is all it says
         if own and own not in [d.hint.strip() for d in view.diagnoses if d.id == mistake.id]:
             problems.append(f"report ({lang}) does not show its own hint")
@@ -282,7 +282,8 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
         for ex in reference.exercises:
             for c in ex.checks:
                 if not c.passed:
-                    report.problems.append(f"reference fails {ex.id}.{c.name}: {check_message(c, 'en')}")
+                    shown = check_message(c, "en", course.messages)
+                    report.problems.append(f"reference fails {ex.id}.{c.name}: {shown}")
             for d in ex.diagnoses:
                 report.problems.append(f"reference is diagnosed with {d.id}")
         echo(f"reference  {reference.score:g}/{reference.max_score:g}")
@@ -324,7 +325,7 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
                         explained = grader.diagnoser.explained.get(mistake.id, [])
                         problems += [f"and {other.name} disagree where the mistake speaks (declare where it says "
                                      "nothing with silent:)" for other in mistake.variants if other not in explained]
-                    problems += _report_hint_problems(exercise, mistake, result)
+                    problems += _report_hint_problems(exercise, mistake, result, course.messages)
                     missed = [c for c in mistake.fails if c not in failed]
                     if missed:
                         problems.append(f"passes {', '.join(missed)} (listed in its catalogue 'fails')")

@@ -97,6 +97,11 @@ class Session:
             self.grader.close()
             self.grader = None
 
+    @property
+    def messages(self):
+        """The course's catalogue (None, the package's, until the course is loaded)."""
+        return self.course.messages if self.course is not None else None
+
     # ------------------------------------------------------------------ one request
     def handle(self, request: dict) -> dict:
         lang = request.get("lang") or default_language()
@@ -109,10 +114,10 @@ class Session:
             traceback.print_exc()
             reason = " ".join(str(exc).split()) or type(exc).__name__
             if isinstance(exc, CourseError) and self.course is None:
-                return error(Message("jupyter.no_kit", reason=reason), lang)
+                return error(Message("jupyter.no_kit", reason=reason), lang, self.messages)
             if isinstance(exc, (SubmissionError, BadInput)):
-                return error(Message("jupyter.bad_submission", reason=reason), lang)
-            return error(Message("jupyter.internal", error=f"{type(exc).__name__}: {reason}"), lang)
+                return error(Message("jupyter.bad_submission", reason=reason), lang, self.messages)
+            return error(Message("jupyter.internal", error=f"{type(exc).__name__}: {reason}"), lang, self.messages)
 
     def grade(self, request: dict, lang: str) -> dict:
         import nbformat
@@ -126,15 +131,16 @@ class Session:
         only = [str(x) for x in request.get("only") or []]
         unknown = [x for x in only if x not in self.course.exercises]
         if unknown:
-            return error(Message("jupyter.unknown_exercise", id=unknown[0], ids=", ".join(self.course.exercises)), lang)
+            return error(Message("jupyter.unknown_exercise", id=unknown[0], ids=", ".join(self.course.exercises)), lang,
+                         self.messages)
         cells = {int(n): str(source) for n, source in request.get("cells") or [] if int(n) >= 1}
         if not cells:
-            return error(Message("jupyter.no_cells"), lang)
+            return error(Message("jupyter.no_cells"), lang, self.messages)
         from grader.submission.notebook import MAX_CODE_CELLS, MAX_CODE_CHARS
 
         if len(cells) > MAX_CODE_CELLS or sum(map(len, cells.values())) > MAX_CODE_CHARS:
             # a long session re-runs its cells many times: the history outgrows one homework notebook
-            return error(Message("jupyter.too_much_code", cells=len(cells)), lang)
+            return error(Message("jupyter.too_much_code", cells=len(cells)), lang, self.messages)
         nb = nbformat.v4.new_notebook()
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         # cell n of the notebook is In[n]: the report's cell numbers are the execution counts
@@ -148,12 +154,12 @@ class Session:
             submission = kernel_submission(load_submission(path, Path(tmp) / "copy"))
             graded = sorted(graded_cells(submission))
             if not graded:
-                return error(Message("jupyter.no_cells"), lang)
+                return error(Message("jupyter.no_cells"), lang, self.messages)
             result = self.grader.grade(submission, only, progress=Told(self.write, request.get("id")))
         result.source = name      # not the temporary copy: the notebook this kernel runs
-        view = build(result, lang)
-        lines = [m.render(lang) for m in (self.warning,) if m is not None]
-        lines.append(Message("jupyter.graded_cells", cells=ranges(graded) or "—").render(lang))
+        view = build(result, lang, self.messages)
+        lines = [m.render(lang, self.messages) for m in (self.warning,) if m is not None]
+        lines.append(Message("jupyter.graded_cells", cells=ranges(graded) or "—").render(lang, self.messages))
         return {"html": html_block(view, lines), "text": text_block(view, lines),
                 "score": result.score, "max_score": result.max_score}
 
@@ -189,10 +195,11 @@ class Told:
         pass
 
 
-def error(message: Message, lang: str) -> dict:
+def error(message: Message, lang: str, messages=None) -> dict:
+    """``messages``: the course's catalogue (None: the package's, where no course is loaded)."""
     from grader.jupyter.view import line_html
 
-    line = message.render(lang)
+    line = message.render(lang, messages)
     return {"error": line, "html": line_html(line), "text": line + "\n"}
 
 

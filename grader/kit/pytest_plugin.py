@@ -164,15 +164,21 @@ class GradingState:
             self.error = f"internal error: {type(exc).__name__}: {one_line(exc)}"
             self.details = traceback.format_exc()
 
+    @property
+    def messages(self):
+        """The course's catalogue (the package's where the course did not load)."""
+        return self.course.messages if self.course is not None else None
+
     def exercise_result(self, exercise_id: str):
         if self.error is not None:
             details, self.details = self.details, None
-            raise GradingError(render("pytest.grading_failed", self.lang, error=self.error)
+            raise GradingError(render("pytest.grading_failed", self.lang, self.messages, error=self.error)
                                + ("\n\n" + details if details else ""))
         for exercise in self.result.exercises:
             if exercise.id == exercise_id:
                 return exercise
-        raise GradingError(render("pytest.grading_failed", self.lang, error=f"no result for {exercise_id}"))
+        raise GradingError(render("pytest.grading_failed", self.lang, self.messages,
+                                  error=f"no result for {exercise_id}"))
 
 
 def find_anchor(root: Path, inipath) -> Path | None:
@@ -249,7 +255,7 @@ class CheckItem(pytest.Item):
         if state.course.is_kit and (self.check is None or self.exercise.is_quiz):
             # A student kit holds neither hidden inputs nor the answer key: the instructor grades these.
             owed = sum(c.points for c in self.exercise.checks if c.hidden) if self.check is None else self.check.points
-            pytest.skip(render("pytest.kit_instructor", state.lang, points=points(owed)))
+            pytest.skip(render("pytest.kit_instructor", state.lang, state.messages, points=points(owed)))
         state.grade(self.session)
         exercise = state.exercise_result(self.exercise.id)
         if self.check is None:
@@ -259,12 +265,13 @@ class CheckItem(pytest.Item):
         self.user_properties.append(("score", points(sum(c.score for c in checks))))
         self.user_properties.append(("max_score", points(sum(c.max_score for c in checks))))
         if not checks:
-            raise GradingError(render("pytest.grading_failed", state.lang, error=f"no result for {self.nodeid}"))
+            raise GradingError(render("pytest.grading_failed", state.lang, state.messages,
+                                      error=f"no result for {self.nodeid}"))
         if all(c.passed for c in checks):
             return
         if self.check is None:
-            raise CheckFailed(hidden_feedback(exercise, state.lang))
-        raise CheckFailed(check_feedback(exercise, checks[0], state.lang))
+            raise CheckFailed(hidden_feedback(exercise, state.lang, state.messages))
+        raise CheckFailed(check_feedback(exercise, checks[0], state.lang, state.messages))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, (CheckFailed, GradingError)):
@@ -278,63 +285,63 @@ class CheckItem(pytest.Item):
 # ------------------------------------------------------------------ feedback
 
 
-def _msg(key: str, lang: str, **params) -> str:
-    return Message(key, params).render(lang)
+def _msg(key: str, lang: str, messages=None, **params) -> str:
+    return Message(key, params).render(lang, messages)
 
 
-def check_feedback(exercise, check, lang: str) -> str:
+def check_feedback(exercise, check, lang: str, messages=None) -> str:
     """What `grade check` says about one failing visible check, and the exercise's known mistakes
-    (the view of grader/report/view.py decides what is shown). The first line is the failure itself
-    (pytest shows it in the short summary)."""
-    view = exercise_view(exercise, lang)
+    (the view of grader/report/view.py decides what is shown), with ``messages`` (the course's
+    catalogue). The first line is the failure itself (pytest shows it in the short summary)."""
+    view = exercise_view(exercise, lang, messages)
     shown = next(c for c in view.checks if c.name == check.name)
     lines = list((shown.message or shown.title).splitlines() or [""])
     if returned_none(check):   # said plainly, and no hint guesses under it (issue 39)
-        lines.append(_msg("report.returns_none", lang, name=check.func or "?"))
+        lines.append(_msg("report.returns_none", lang, messages, name=check.func or "?"))
     lines.extend(shown.counterexample.splitlines())
     if shown.hint:
-        lines.append(f"{_msg('report.hint', lang)}: {shown.hint}")
-    lines.append(render("pytest.check", lang, id=f"{view.id}::{shown.name}", title=shown.title,
+        lines.append(f"{_msg('report.hint', lang, messages)}: {shown.hint}")
+    lines.append(render("pytest.check", lang, messages, id=f"{view.id}::{shown.name}", title=shown.title,
                         score=points(shown.score), max_score=points(shown.max_score)))
     if view.carrier is shown:
-        lines.extend(exercise_feedback(view, lang))
+        lines.extend(exercise_feedback(view, lang, messages))
     elif view.diagnoses and view.carrier is not None and not view.carrier.hidden:
-        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{view.id}::{view.carrier.name}"))
+        lines.append(render("pytest.mistake_elsewhere", lang, messages, id=f"{view.id}::{view.carrier.name}"))
     return "\n".join(lines)
 
 
-def hidden_feedback(exercise, lang: str) -> str:
+def hidden_feedback(exercise, lang: str, messages=None) -> str:
     """How many hidden checks failed and their points -- never their messages or inputs."""
-    view = exercise_view(exercise, lang)
+    view = exercise_view(exercise, lang, messages)
     hidden = [c for c in view.checks if c.hidden]
     failed = [c for c in hidden if not c.passed]
-    lines = [render("pytest.hidden_failed", lang, failed=len(failed), total=len(hidden),
+    lines = [render("pytest.hidden_failed", lang, messages, failed=len(failed), total=len(hidden),
                     lost=points(sum(c.max_score - c.score for c in failed)),
                     points=points(sum(c.max_score for c in hidden)))]
     if view.problem:
-        lines.append(f"{_msg('report.problem', lang)}: {view.problem}")
+        lines.append(f"{_msg('report.problem', lang, messages)}: {view.problem}")
     for check in failed:
         lines.append(f"  ✗ {check.name}  {check.points}  {check.title}")
     if view.carrier is None or view.carrier.hidden:
-        lines.extend(exercise_feedback(view, lang))
+        lines.extend(exercise_feedback(view, lang, messages))
     elif view.diagnoses:
-        lines.append(render("pytest.mistake_elsewhere", lang, id=f"{view.id}::{view.carrier.name}"))
+        lines.append(render("pytest.mistake_elsewhere", lang, messages, id=f"{view.id}::{view.carrier.name}"))
     return "\n".join(lines)
 
 
-def exercise_feedback(view, lang: str) -> list[str]:
+def exercise_feedback(view, lang: str, messages=None) -> list[str]:
     """The exercise's named known mistakes, and what the student's code printed."""
     lines = []
     for diagnosis in view.diagnoses:
         lines.append("")
-        lines.append(f"{_msg('report.diagnosis', lang)} [{diagnosis.id}]: {diagnosis.title}")
+        lines.append(f"{_msg('report.diagnosis', lang, messages)} [{diagnosis.id}]: {diagnosis.title}")
         lines.append(f"    {diagnosis.explanation}")
         if diagnosis.hint:
-            lines.append(f"    {_msg('report.hint', lang)}: {diagnosis.hint}")
+            lines.append(f"    {_msg('report.hint', lang, messages)}: {diagnosis.hint}")
     excerpt = view.output_excerpt()
     if excerpt:
         lines.append("")
-        lines.append(f"{_msg('report.output', lang)}:")
+        lines.append(f"{_msg('report.output', lang, messages)}:")
         lines.extend("    | " + row for row in visible(excerpt).splitlines())
     return lines
 
@@ -346,22 +353,24 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     state = _state(config)
     if state is None or not state.graded:
         return
-    tr, lang = terminalreporter, state.lang
+    tr, lang, messages = terminalreporter, state.lang, state.messages
     tr.write_sep("=", "rnn-grader", bold=True)
     if state.not_sandboxed is not None:
-        tr.write_line(render("pytest.not_sandboxed", lang, reason=state.not_sandboxed), yellow=True, bold=True)
+        tr.write_line(render("pytest.not_sandboxed", lang, messages, reason=state.not_sandboxed),
+                      yellow=True, bold=True)
     if state.result is None:
-        tr.write_line(render("pytest.grading_failed", lang, error=state.error), red=True)
+        tr.write_line(render("pytest.grading_failed", lang, messages, error=state.error), red=True)
         return
     result = state.result
     for note in result.notes:
         if note.key != "note.not_sandboxed" or state.not_sandboxed is None:
-            tr.write_line(note.render(lang), yellow=True)
-    tr.write_line(f"{_msg('report.isolation', lang)}: {result.isolation}")
+            tr.write_line(note.render(lang, messages), yellow=True)
+    tr.write_line(f"{_msg('report.isolation', lang, messages)}: {result.isolation}")
     width = max([len(e.id) for e in result.exercises] + [8])
     for exercise in result.exercises:
         complete = exercise.score == exercise.max_score
         tr.write_line(f"  {exercise.id:<{width}}  {points(exercise.score):>5}/{points(exercise.max_score):<4}  "
                       f"{text(exercise.title, lang)}", green=complete, red=not complete)
-    tr.write_line(render("pytest.score", lang, score=points(result.score), max_score=points(result.max_score)),
+    tr.write_line(render("pytest.score", lang, messages, score=points(result.score),
+                         max_score=points(result.max_score)),
                   bold=True, green=result.all_passed, red=not result.all_passed)

@@ -137,7 +137,7 @@ def watch(path: Path, course, grader, only, lang: str, interval: float = 0.5, ve
         if base is not None:
             merged = SubmissionResult(source=base.source, notes=base.notes, isolation=base.isolation,
                                       exercises=[results[e.id] for e in selected if e.id in results])
-            report = render(merged, "text", lang, color=color, verbose=verbose)
+            report = render(merged, "text", lang, color=color, verbose=verbose, messages=course.messages)
         else:
             report = ""
         took = time.perf_counter() - started

@@ -536,11 +536,12 @@ def wrong_answer_problems(exercise, key: dict) -> list[str]:
     return problems
 
 
-def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
+def grade_quiz(exercise, answers: dict, key: dict, output: str = "", messages=None):
     """The quiz exercise's result: each question graded against the answer key, its credit
     clamped to [0, 1] of its points (``output``: what an ANSWERS dict's module printed). A
     known wrong answer (``wrong:``) is named like a code exercise's known mistake. A known wrong
-    answer that the key grades right is the course's error (:class:`CourseError`)."""
+    answer that the key grades right is the course's error (:class:`CourseError`). ``messages``: the
+    course's catalogue, a known wrong answer's title is written with (None: the package's)."""
     from grader.base.errors import CourseError
     from grader.base.i18n import LANGUAGES, Message
     from grader.report.results import CheckResult, Diagnosis, ExerciseResult
@@ -559,7 +560,8 @@ def grade_quiz(exercise, answers: dict, key: dict, output: str = ""):
         answer = known_wrong(spec.question, given) if fraction < 1.0 and not spec.hidden else None
         if answer is not None:
             verdict = Verdict(verdict.fraction, "quiz.known_wrong", {"given": echo(given)})
-            title = {lang: Message("quiz.known_wrong_title", question=spec.id, answer=str(answer)).render(lang)
+            title = {lang: Message("quiz.known_wrong_title", question=spec.id,
+                                   answer=str(answer)).render(lang, messages)
                      for lang in LANGUAGES}
             diagnoses.append(Diagnosis(f"{exercise.id}.{spec.id}={answer}", title,
                                        dict(spec.question["wrong"][answer]), spec.hint))

@@ -4,9 +4,9 @@ one writer per format, each a thin function of the view. May import: ``grader.ba
 
 :data:`WRITERS` is the one table of formats, by name: each format's module declares its
 :class:`Writer` (how one submission is written, how a class is: ``grade class --format``) as
-``WRITER``, and is imported when the format is first used. ``render(result, fmt, lang, color)`` builds the
-view once and returns the report as a string; ``write_atomically`` puts it in a file only
-the trusted process writes.
+``WRITER``, and is imported when the format is first used. ``render(result, fmt, lang, color,
+messages=...)`` builds the view once, with the course's messages, and returns the report as a
+string; ``write_atomically`` puts it in a file only the trusted process writes.
 """
 
 from __future__ import annotations
@@ -62,9 +62,11 @@ WRITERS: Mapping[str, Writer] = _Writers()
 FORMATS = ("text", "json", "junit", "gradescope", "markdown")
 
 
-def render(result, fmt: str, lang: str, color: bool = False, verbose: bool = False) -> str:
-    """``verbose``: the text report shows every check (``grade check --verbose``); other formats always do."""
-    return render_view(build(result, lang), fmt, color, **({"verbose": True} if verbose and fmt == "text" else {}))
+def render(result, fmt: str, lang: str, color: bool = False, verbose: bool = False, messages=None) -> str:
+    """``verbose``: the text report shows every check (``grade check --verbose``); other formats always do.
+    ``messages``: the course's catalogue (``Course.messages``; None: the package's)."""
+    return render_view(build(result, lang, messages), fmt, color,
+                       **({"verbose": True} if verbose and fmt == "text" else {}))
 
 
 def render_view(view: SubmissionView, fmt: str, color: bool = False, **options) -> str:
@@ -88,17 +90,19 @@ def write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def check_message(check, lang: str) -> str:
-    """The message a report shows for one check (the view decides it)."""
+def check_message(check, lang: str, messages=None) -> str:
+    """The message a report shows for one check (the view decides it), from ``messages`` (the
+    course's catalogue; None: the package's)."""
     from grader.report.view import check_view
-    return check_view(check, lang).message
+    return check_view(check, lang, messages).message
 
 
-def json_data(graded, lang: str) -> dict:
-    """`grade check --format json`'s object for a whole result, or one check's part of it, in ``lang``."""
+def json_data(graded, lang: str, messages=None) -> dict:
+    """`grade check --format json`'s object for a whole result, or one check's part of it, in ``lang``
+    (its messages from ``messages``, the course's catalogue; None: the package's)."""
     from grader.report.json_report import check_data, report_data
     from grader.report.results import CheckResult
     from grader.report.view import check_view
     if isinstance(graded, CheckResult):
-        return check_data(check_view(graded, lang))
-    return report_data(build(graded, lang))
+        return check_data(check_view(graded, lang, messages))
+    return report_data(build(graded, lang, messages))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from grader.report.escaping import one_line
-from grader.base.i18n import Message, display_width
+from grader.base.i18n import Catalogue, Message, display_width
 from grader.report.view import SubmissionView, points
 
 
@@ -31,9 +31,10 @@ class ClassView:
     counts: dict = field(default_factory=dict)     # count, graded, unchanged, skipped (text's title)
     gradebook: str = ""
     finals: dict = field(default_factory=dict)     # student -> final score, where a late policy or adjustment applies
+    messages: Catalogue | None = None              # the course's (None: the package's)
 
     def label(self, key: str, **params) -> str:
-        return Message(key, params).render(self.lang)
+        return Message(key, params).render(self.lang, self.messages)
 
     def views(self):
         for student, _, _ in self.rows:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from grader.base.i18n import Message, text
+from grader.base.i18n import Catalogue, Message, text
 
 OUTPUT_SHOWN = 600        # characters of a student's own prints shown per exercise
 OUTPUT_LINES = 12         # ... and lines
@@ -148,6 +148,7 @@ class SubmissionView:
     all_passed: bool
     notes: list[str]
     exercises: list[ExerciseView] = field(default_factory=list)
+    messages: Catalogue | None = field(default=None, repr=False)   # the course's (None: the package's)
 
     @property
     def points(self) -> str:
@@ -159,34 +160,35 @@ class SubmissionView:
 
     def label(self, key: str, **params) -> str:
         """A report word (``report.total``...) in the view's language."""
-        return Message(key, params).render(self.lang)
+        return Message(key, params).render(self.lang, self.messages)
 
 
-def build(result, lang: str, reveal: bool | None = None) -> SubmissionView:
-    """The view of ``result`` in ``lang``; ``reveal``: show hidden checks' messages
+def build(result, lang: str, messages: Catalogue | None = None, reveal: bool | None = None) -> SubmissionView:
+    """The view of ``result`` in ``lang``, its messages from ``messages`` (the course's catalogue,
+    ``Course.messages``; None: the package's alone); ``reveal``: show hidden checks' messages
     (default: as GRADER_REVEAL_HIDDEN says)."""
     reveal = reveal_hidden() if reveal is None else reveal
     return SubmissionView(
         lang=lang, source=str(result.source), isolation=str(result.isolation),
         score=result.score, max_score=result.max_score, all_passed=result.all_passed,
-        notes=[n.render(lang) for n in result.notes],
-        exercises=[_exercise(e, lang, reveal) for e in result.exercises])
+        notes=[n.render(lang, messages) for n in result.notes],
+        exercises=[_exercise(e, lang, reveal, messages) for e in result.exercises], messages=messages)
 
 
-def exercise_view(exercise, lang: str, reveal: bool | None = None) -> ExerciseView:
+def exercise_view(exercise, lang: str, messages: Catalogue | None = None, reveal: bool | None = None) -> ExerciseView:
     """What a report shows of one exercise (see :func:`build`)."""
-    return _exercise(exercise, lang, reveal_hidden() if reveal is None else reveal)
+    return _exercise(exercise, lang, reveal_hidden() if reveal is None else reveal, messages)
 
 
-def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
+def _exercise(exercise, lang: str, reveal: bool, messages: Catalogue | None = None) -> ExerciseView:
     named = bool(exercise.diagnoses)
-    checks = [_check(c, lang, reveal, named) for c in exercise.checks]
+    checks = [_check(c, lang, reveal, named, messages) for c in exercise.checks]
     view = ExerciseView(
         id=exercise.id, title=text(exercise.title, lang), score=exercise.score, max_score=exercise.max_score,
         checks=checks,
-        diagnoses=[_diagnosis(d, lang) for d in exercise.diagnoses],
-        problem=exercise.problem.render(lang) if exercise.problem is not None else "",
-        notes=[*_first_notes(exercise.checks, lang), *(n.render(lang) for n in exercise.notes)],
+        diagnoses=[_diagnosis(d, lang, messages) for d in exercise.diagnoses],
+        problem=exercise.problem.render(lang, messages) if exercise.problem is not None else "",
+        notes=[*_first_notes(exercise.checks, lang, messages), *(n.render(lang, messages) for n in exercise.notes)],
         output=exercise.output or "")
     view.carrier = _carrier(checks)
     keys = [c.message.key if c.message is not None else "" for c in exercise.checks]
@@ -202,9 +204,9 @@ def _exercise(exercise, lang: str, reveal: bool) -> ExerciseView:
     return view
 
 
-def _diagnosis(d, lang: str) -> DiagnosisView:
+def _diagnosis(d, lang: str, messages: Catalogue | None = None) -> DiagnosisView:
     """A named mistake as shown: its evidence (issue 36 item 5) follows its explanation."""
-    evidence = d.evidence.render(lang) if getattr(d, "evidence", None) is not None else ""
+    evidence = d.evidence.render(lang, messages) if getattr(d, "evidence", None) is not None else ""
     explanation = text(d.explanation, lang)
     return DiagnosisView(d.id, text(d.title, lang), f"{explanation} {evidence}".strip() if evidence else explanation,
                          text(d.hint, lang), evidence)
@@ -217,7 +219,7 @@ def returned_none(check) -> bool:
             and message.params.get("got") == "NoneType")
 
 
-def _first_notes(checks, lang: str) -> list[str]:
+def _first_notes(checks, lang: str, messages: Catalogue | None = None) -> list[str]:
     """What is told first (item 6): each function that returned None, or raised, on a visible check."""
     notes, seen = [], set()
     for check in checks:
@@ -226,11 +228,11 @@ def _first_notes(checks, lang: str) -> list[str]:
         name = check.func or str(check.message.params.get("name") or "")
         if returned_none(check) and ("none", name) not in seen:
             seen.add(("none", name))
-            notes.append(Message("report.returns_none", name=name or "?").render(lang))
+            notes.append(Message("report.returns_none", name=name or "?").render(lang, messages))
         elif check.message.key in RAISED and ("raised", name) not in seen:
             seen.add(("raised", name))
             notes.append(Message("report.raises_first", name=name or "?",
-                                 type=check.message.params.get("type", "")).render(lang))
+                                 type=check.message.params.get("type", "")).render(lang, messages))
     return notes
 
 
@@ -251,21 +253,22 @@ def shown_hint(check, lang: str, named: bool = False) -> str:
     return text(generic, lang)
 
 
-def check_view(check, lang: str, reveal: bool | None = None, named: bool = False) -> CheckView:
+def check_view(check, lang: str, messages: Catalogue | None = None, reveal: bool | None = None,
+               named: bool = False) -> CheckView:
     """What a report shows of one check (see :func:`build`); ``named``: a known mistake is named in
     its exercise (its hint is then the one cause shown)."""
-    return _check(check, lang, reveal_hidden() if reveal is None else reveal, named)
+    return _check(check, lang, reveal_hidden() if reveal is None else reveal, named, messages)
 
 
-def _check(check, lang: str, reveal: bool, named: bool = False) -> CheckView:
+def _check(check, lang: str, reveal: bool, named: bool = False, messages: Catalogue | None = None) -> CheckView:
     shown = not check.hidden or reveal     # a hidden check's own message is for course staff only
-    own = check.message.render(lang) if check.message is not None else ""
+    own = check.message.render(lang, messages) if check.message is not None else ""
     if check.passed or shown:
         message = own
     else:
-        message = Message("report.hidden_failed").render(lang)
+        message = Message("report.hidden_failed").render(lang, messages)
     failing = not check.passed
-    counterexample = check.counterexample.render(lang) if failing and shown and check.counterexample else ""
+    counterexample = check.counterexample.render(lang, messages) if failing and shown and check.counterexample else ""
     return CheckView(
         name=check.name, passed=check.passed, hidden=check.hidden, internal=bool(check.internal),
         score=check.score, max_score=check.max_score, title=text(check.title, lang), message=message,

@@ -188,7 +188,50 @@ def test_two_courses_in_one_process_keep_their_checks_and_messages(tmp_path):
     assert first.registry.checks["relu"]["never_negative"] is not second.registry.checks["relu"]["never_negative"]
     bundled = load_course(bundled_course_root())
     assert "relu" not in bundled.registry.checks and "step" in bundled.registry.checks
-    assert render("relu.negative", "en", name="f") == "`f` returned a negative value."
+    assert first.messages.render("relu.negative", "en", name="f") == "`f` returned a negative value."
+    assert render("relu.negative", "en", name="f") == "relu.negative {'name': 'f'}"   # the package's: no course's
+
+
+OTHER_MESSAGES = {"en": 'relu.negative: "`{name}` went below zero (course B)."\n',
+                  "zh": 'relu.negative: "`{name}` 小于零（课程 B）。"\n'}
+
+
+@pytest.mark.parametrize("order", ["ab", "ba"])
+def test_each_courses_results_render_with_its_own_messages(tmp_path, order):
+    """Two courses in one process whose locales word one key differently, and whose titles differ:
+    each course's result is shown with its own messages and title, whichever was loaded last."""
+    from grader.grading.engine import Grader
+    from grader.report import render_view
+    from grader.report.view import build
+    from grader.submission.load import load_submission
+
+    roots = {"a": write_course(tmp_path / "a"), "b": write_course(tmp_path / "b")}
+    for lang, line in OTHER_MESSAGES.items():
+        (roots["b"] / f"exercises/locales/{lang}/relu.yaml").write_text(line, encoding="utf-8")
+    (roots["b"] / "exercises/course.yaml").write_text(
+        "title: {en: Other course, zh: 另一门课}\nnotebook: activations.ipynb\norder: [relu]\n", encoding="utf-8")
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "activations.py").write_text(REFERENCE.replace("return np.maximum(x, 0.0)", "return x - 1.0"))
+    courses = {name: load_course(roots[name]) for name in order}   # the last loaded is the other one each time
+    results = {}
+    for name, course in courses.items():
+        with Grader(course, isolation="none", counterexamples=False) as grader:
+            results[name] = grader.grade(load_submission(student, tmp_path / f"work-{name}"), ("relu",))
+    own = {"a": {"en": ("`relu` returned a negative value.", "Activations: grading report"),
+                 "zh": ("`relu` 返回了负数。", "激活函数：评分报告")},
+           "b": {"en": ("`relu` went below zero (course B).", "Other course: grading report"),
+                 "zh": ("`relu` 小于零（课程 B）。", "另一门课：评分报告")}}
+    for name, course in courses.items():
+        other = "b" if name == "a" else "a"
+        for lang in ("en", "zh"):
+            view = build(results[name], lang, course.messages, reveal=True)
+            report = render_view(view, "text")
+            message, title = own[name][lang]
+            assert message in report and title in report, report
+            assert own[other][lang][0] not in report and own[other][lang][1] not in report, report
+            hidden = next(c for c in results[name].exercises[0].checks if c.name == "never_negative")
+            assert course.messages.render(hidden.message.key, lang, **hidden.message.params) == message
 
 
 @pytest.mark.parametrize("change, where", [

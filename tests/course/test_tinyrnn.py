@@ -115,7 +115,7 @@ def test_a_wrong_embed_inside_the_file_is_named_where_it_is(grade, tmp_path):
     assert not next(c for c in tiny.checks if c.name == "embed_reference").passed
 
 
-def test_training_is_judged_on_the_students_own_run(grade, tmp_path):
+def test_training_is_judged_on_the_students_own_run(grade, tmp_path, course):
     """sgd_step going up the gradient: the training check reports the student's loss beside the
     reference's run."""
     folder = copy_reference(tmp_path / "sub")
@@ -124,7 +124,7 @@ def test_training_is_judged_on_the_students_own_run(grade, tmp_path):
     tiny = exercise(grade(folder, ["tinyrnn"]), "tinyrnn")
     training = next(c for c in tiny.checks if c.name == "training")
     assert not training.passed
-    text = check_message(training, "en")
+    text = check_message(training, "en", course.messages)   # the course's own message
     assert "After 12 steps of training with your tiny_rnn_loss and sgd_step" in text and "reference's run" in text
     assert "tinyrnn.ascent" in [d.id for d in tiny.diagnoses]
 

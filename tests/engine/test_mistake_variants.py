@@ -56,7 +56,7 @@ def test_a_mistake_written_another_way_is_named(grade, tmp_path, exercise, path)
         for lang in ("en", "zh"):
             assert phrase[lang] in d.evidence.render(lang), d.evidence.render(lang)
             for fmt in ("text", "markdown", "html", "gradescope", "junit"):
-                out = "".join(render(result, fmt, lang, verbose=True).split())
+                out = "".join(render(result, fmt, lang, verbose=True, messages=COURSE.messages).split())
                 assert "".join(phrase[lang].split()) in out, (fmt, lang)
 
 

@@ -75,7 +75,8 @@ def _grade(grader: Grader, folder: Path, tmp_path: Path) -> SubmissionResult:
 
 def _student_sees(result: SubmissionResult) -> dict:
     """Every report a student can be given, in both languages (what they render, and its size)."""
-    return {(fmt, lang): render(result, fmt, lang) for fmt in FORMATS for lang in ("en", "zh")}
+    messages = load_course(bundled_course_root()).messages   # the course's own messages too
+    return {(fmt, lang): render(result, fmt, lang, messages=messages) for fmt in FORMATS for lang in ("en", "zh")}
 
 
 def _verdicts(result: SubmissionResult) -> list:
