@@ -27,11 +27,11 @@ from grader.submission.load import load_submission
 # ============================================================== the variants
 #
 # tests/tinyrnn_variants/right/<name>.py: correct code written another way, a whole tiny_rnn.py;
-# tests/tinyrnn_variants/wrong/<name>.py: a mistake made in one function of a (mostly) correct one,
-# an edit of one of the right files (its header says which). Each file starts with a comment
-# header and a blank line; the header is not graded. A wrong file's header starts with
-# ``# mistake: <mistake id>``, the mistake it must be named with. The graded tiny_rnn.py is the
-# file from that blank line on (it starts with an empty line).
+# tests/tinyrnn_variants/wrong/<name>.py: a mistake made in one function of a correct file, as
+# solutions/mistakes/ holds them: only the definitions that differ, appended to the right file its
+# header names (``# base: right/<name>.py``), so they replace the base's own. Each file starts with a
+# comment header and a blank line; the header is not graded. A wrong file's header starts with
+# ``# mistake: <mistake id>``, the mistake it must be named with.
 
 CASES_DIR = ROOT / "tests" / "tinyrnn_variants"
 
@@ -49,11 +49,12 @@ CORRECT = {}    # name -> source
 for _path in sorted(CASES_DIR.glob("right/*.py")):
     CORRECT[_path.stem] = _read(_path)[1]
 
-MISTAKES = {}   # name -> (mistake id, source)
+MISTAKES = {}   # name -> (mistake id, source: the base with the wrong definitions appended)
 for _path in sorted(CASES_DIR.glob("wrong/*.py")):
-    _header, _source = _read(_path)
+    _header, _wrong = _read(_path)
     assert _header[0].startswith("# mistake: "), f"{_path}: the first line names the mistake"
-    MISTAKES[_path.stem] = (_header[0].removeprefix("# mistake: ").strip(), _source)
+    (_base,) = [line.split("right/", 1)[1].split(".py", 1)[0] for line in _header if line.startswith("# base: ")]
+    MISTAKES[_path.stem] = (_header[0].removeprefix("# mistake: ").strip(), CORRECT[_base] + "\n" + _wrong)
 
 
 # ============================================================== grading

@@ -1,29 +1,6 @@
 # mistake: tinyrnn.grads_of_sum
 # the loss a mean, the gradient of the logits that of the sum (the mask multiplied in)
-# made from right/onehot_and_reuse.py, edited
-
-"""TinyRNN reusing the earlier exercises: the embedding as a one-hot product, the loss from
-masked_cross_entropy, rnn_forward / rnn_backward / clip_by_global_norm from the earlier files,
-a sampler with its own log-sum-exp softmax."""
-import numpy as np
-
-from bptt import clip_by_global_norm, rnn_backward
-from masking import masked_cross_entropy, sequence_mask
-from rnn_forward import rnn_forward
-
-
-def embed(tokens, E):
-    return np.eye(E.shape[0])[np.asarray(tokens)] @ E
-
-
-def tiny_rnn_forward(tokens, params, h0=None):
-    Hs = rnn_forward(embed(tokens, params["E"]), params["W_x"], params["W_h"], params["b"], h0)
-    return Hs @ params["W_o"] + params["b_o"], Hs
-
-
-def _rows(a):
-    return a.reshape(-1, a.shape[-1])
-
+# base: right/onehot_and_reuse.py (these definitions are appended to it, replacing its own)
 
 def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
     tokens = np.asarray(tokens)
@@ -43,40 +20,3 @@ def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
     grads = {"dE": onehot.T @ _rows(back["dX"]), "dW_x": back["dW_x"], "dW_h": back["dW_h"],
              "db": back["db"], "dW_o": _rows(Hs).T @ _rows(dlogits), "db_o": _rows(dlogits).sum(axis=0)}
     return loss, grads
-
-
-def sgd_step(params, grads, lr, max_norm=None):
-    picked = {"d" + k: grads["d" + k] for k in params}
-    if max_norm is not None:
-        picked, _norm = clip_by_global_norm(picked, max_norm)
-    out = {}
-    for k, value in params.items():
-        out[k] = value - lr * picked["d" + k]
-    return out
-
-
-def _probs(z):
-    m = np.max(z)
-    return np.exp(z - (m + np.log(np.sum(np.exp(z - m)))))
-
-
-def sample(params, prefix, n_max, stop_token, temperature=1.0, u=None):
-    E, W_x, W_h, b = params["E"], params["W_x"], params["W_h"], params["b"]
-    V = E.shape[0]
-    if temperature != 0 and u is None:
-        u = np.random.default_rng().random(n_max)
-    Hs = rnn_forward(E[np.asarray(prefix, dtype=int)][None], W_x, W_h, b)
-    h = Hs[:, -1]
-    result = []
-    for k in range(n_max):
-        logits = (h @ params["W_o"] + params["b_o"])[0]
-        if temperature == 0:
-            nxt = int(np.argmax(logits))
-        else:
-            nxt = int(np.searchsorted(np.cumsum(_probs(logits / temperature)), u[k], side="right"))
-            nxt = min(nxt, V - 1)
-        result.append(nxt)
-        if nxt == stop_token:
-            break
-        h = rnn_forward(E[[nxt]][None], W_x, W_h, b, h)[:, -1]
-    return result

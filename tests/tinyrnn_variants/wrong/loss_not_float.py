@@ -1,33 +1,6 @@
 # mistake: tinyrnn.loss_not_float
 # the loss a 0-d array: np.squeeze of a keepdims mean
-# made from right/time_major.py, edited
-
-"""TinyRNN time-major: reshape-based embedding, logaddexp for the log-partition, the valid
-positions gathered by boolean indexing, truncated_rnn_backward with k = T, np.bincount for the
-embedding gradient, a hand-written global norm and a hand-written searchsorted."""
-import numpy as np
-
-from bptt import truncated_rnn_backward
-
-ORDER = ("E", "W_x", "W_h", "b", "W_o", "b_o")
-
-
-def embed(tokens, E):
-    tokens = np.asarray(tokens, dtype=np.int64)
-    return E[tokens.ravel()].reshape(tokens.shape + (E.shape[1],))
-
-
-def tiny_rnn_forward(tokens, params, h0=None):
-    X = embed(tokens, params["E"])
-    B, T, _ = X.shape
-    h = np.zeros((B, params["W_h"].shape[0])) if h0 is None else np.array(h0, dtype=float)
-    states = []
-    for x_t in X.transpose(1, 0, 2):
-        h = np.tanh(np.dot(x_t, params["W_x"]) + np.dot(h, params["W_h"]) + params["b"])
-        states.append(h)
-    Hs = np.stack(states).transpose(1, 0, 2)
-    return np.dot(Hs, params["W_o"]) + params["b_o"], Hs
-
+# base: right/time_major.py (these definitions are appended to it, replacing its own)
 
 def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
     tokens = np.asarray(tokens, dtype=np.int64)
@@ -56,51 +29,3 @@ def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
     grads = {"dE": dE, "dW_x": back["dW_x"], "dW_h": back["dW_h"], "db": back["db"],
              "dW_o": np.tensordot(Hs, dlogits, axes=([0, 1], [0, 1])), "db_o": dlogits.sum(axis=(0, 1))}
     return loss, grads
-
-
-def sgd_step(params, grads, lr, max_norm=None):
-    keys = list(params)
-    gs = [np.asarray(grads["d" + k], dtype=np.float64) for k in keys]
-    factor = 1.0
-    if max_norm is not None:
-        norm = np.linalg.norm(np.concatenate([g.ravel() for g in gs]))
-        if norm > max_norm:
-            factor = max_norm / norm
-    return dict(zip(keys, [params[k] - lr * factor * g for k, g in zip(keys, gs)]))
-
-
-def _stable_softmax(z):
-    shifted = z - np.max(z)
-    e = np.exp(shifted)
-    return e / np.sum(e)
-
-
-def sample(params, prefix, n_max, stop_token, temperature=1.0, u=None):
-    E, W_x, W_h, b, W_o, b_o = map(params.get, ORDER)
-    V = len(E)
-    if u is None and temperature > 0:
-        u = np.random.default_rng().random(size=n_max)
-
-    def advance(h, token):
-        return np.tanh(np.dot(E[token], W_x) + np.dot(h, W_h) + b)
-
-    h = np.zeros(W_h.shape[0])
-    for token in prefix:
-        h = advance(h, token)
-    out = []
-    while len(out) < n_max:
-        logits = np.dot(h, W_o) + b_o
-        if temperature == 0:
-            nxt = np.flatnonzero(logits == logits.max())[0]
-        else:
-            cumulative = np.cumsum(_stable_softmax(logits / temperature))
-            draw = u[len(out)]
-            nxt = 0
-            while nxt < V - 1 and cumulative[nxt] <= draw:
-                nxt += 1
-            nxt = np.int64(nxt)
-        out.append(nxt)
-        if nxt == stop_token:
-            break
-        h = advance(h, nxt)
-    return out

@@ -1,39 +1,6 @@
 # mistake: tinyrnn.loss_per_sequence
 # the per-sequence mean, written with a loop over the rows, and its gradients
-# made from right/loops.py, with its tiny_rnn_loss() replaced
-
-"""TinyRNN with explicit Python loops over the batch and over time (np.tanh at each step),
-a backward pass written by hand, a NumPy float64 loss and NumPy ints in the sample."""
-import numpy as np
-
-KEYS = ["E", "W_x", "W_h", "b", "W_o", "b_o"]
-
-
-def embed(tokens, E):
-    tokens = np.asarray(tokens)
-    B, T = tokens.shape
-    out = np.empty((B, T, E.shape[1]), dtype=E.dtype)
-    for i in range(B):
-        for t in range(T):
-            out[i, t] = E[tokens[i, t]]
-    return out
-
-
-def tiny_rnn_forward(tokens, params, h0=None):
-    X = embed(tokens, params["E"])
-    B, T, _ = X.shape
-    H = params["W_h"].shape[0]
-    V = params["W_o"].shape[1]
-    Hs = np.zeros((B, T, H))
-    logits = np.zeros((B, T, V))
-    for i in range(B):
-        h = np.zeros(H) if h0 is None else np.array(h0[i], dtype=float)
-        for t in range(T):
-            h = np.tanh(X[i, t] @ params["W_x"] + h @ params["W_h"] + params["b"])
-            Hs[i, t] = h
-            logits[i, t] = h @ params["W_o"] + params["b_o"]
-    return logits, Hs
-
+# base: right/loops.py (these definitions are appended to it, replacing its own)
 
 def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
     tokens = np.asarray(tokens)
@@ -80,49 +47,3 @@ def tiny_rnn_loss(tokens, targets, lengths, params, h0=None):
         if n > 0:
             row_means.append(row_total / n)
     return float(np.mean(row_means)), grads
-
-
-
-def sgd_step(params, grads, lr, max_norm=None):
-    scale = 1.0
-    if max_norm is not None:
-        squares = 0.0
-        for k in params:
-            g = np.asarray(grads["d" + k], dtype=float)
-            squares += float(np.sum(g * g))
-        norm = squares ** 0.5
-        if norm > max_norm:
-            scale = max_norm / norm
-    new = {}
-    for k in params:
-        new[k] = params[k] - lr * (scale * np.asarray(grads["d" + k], dtype=float))
-    return new
-
-
-def _softmax(z):
-    z = np.asarray(z, dtype=float)
-    e = np.exp(z - z.max())
-    return e / e.sum()
-
-
-def sample(params, prefix, n_max, stop_token, temperature=1.0, u=None):
-    E, W_x, W_h, b, W_o, b_o = [params[k] for k in KEYS]
-    V = E.shape[0]
-    if u is None and temperature > 0:
-        u = np.random.default_rng().random(n_max)
-    h = np.zeros(W_h.shape[0])
-    for tok in prefix:
-        h = np.tanh(E[tok] @ W_x + h @ W_h + b)
-    generated = []
-    for k in range(n_max):
-        logits = h @ W_o + b_o
-        if temperature == 0:
-            nxt = np.argmax(logits)
-        else:
-            c = np.cumsum(_softmax(logits / temperature))
-            nxt = np.int64(min(np.searchsorted(c, u[k], side="right"), V - 1))
-        generated.append(nxt)
-        if nxt == stop_token:
-            break
-        h = np.tanh(E[nxt] @ W_x + h @ W_h + b)
-    return generated
