@@ -61,7 +61,8 @@ class _Lenient(dict):
 class Catalogue:
     """The messages one course's results are shown with: the package's, then (optionally) one
     course's title (``report.title``) and its ``exercises/locales`` folder over them. Immutable;
-    :meth:`of_course` gives one per course (cached), :data:`PACKAGE` the package's alone."""
+    :meth:`of_course` gives a course's, :data:`PACKAGE` the package's alone; two of the same course
+    are equal, so their messages are read once (``_table`` is cached by value)."""
 
     __slots__ = ("folder", "title")
 
@@ -73,7 +74,7 @@ class Catalogue:
     def of_course(folder: Path, title: dict | None = None) -> Catalogue:
         """The catalogue of the course whose ``locales`` folder is ``folder`` and whose title
         (per language) is ``title``."""
-        return _of_course(Path(folder).resolve(), tuple(sorted((title or {}).items())))
+        return Catalogue(Path(folder).resolve(), tuple(sorted((title or {}).items())))
 
     def __eq__(self, other):
         return isinstance(other, Catalogue) and (self.folder, self.title) == (other.folder, other.title)
@@ -97,11 +98,6 @@ class Catalogue:
             return template.format_map(_Lenient(localised))
         except (ValueError, IndexError, AttributeError):
             return template
-
-
-@lru_cache(maxsize=None)
-def _of_course(folder: Path, title: tuple) -> Catalogue:
-    return Catalogue(folder, title)
 
 
 @lru_cache(maxsize=None)
