@@ -139,7 +139,6 @@ class InProcessModule:
 
 class InProcessWorker:
     isolation = Isolation("in-process (benchmark floor)")
-    share_children = False
 
     def module(self, root, module, timeout, deadline=None, slot=None, exercise=None, **how):
         return InProcessModule(root, module, timeout, deadline, **how)
