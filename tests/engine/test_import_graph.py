@@ -241,3 +241,14 @@ def test_class_grading_finds_the_reference_without_validate():
     graph = import_graph()
     assert "grader.grading.validate" not in graph["grader.classroom.class_run"]
     assert "grader.course.solution_folders" in graph["grader.classroom.class_run"]
+
+
+def test_the_old_paths_of_the_check_api_still_load_a_course_written_against_them():
+    from grader import checks, choices, compare
+    from grader.checks import choices as new_choices, compare as new_compare
+    from grader.checks.api import Case, Context, check
+
+    assert (choices.builder, choices.integers, choices.lists) == (new_choices.builder, new_choices.integers,
+                                                                  new_choices.lists)
+    assert (compare.compare, compare.same) == (new_compare.compare, new_compare.same)
+    assert (checks.Case, checks.Context, checks.check) == (Case, Context, check)
