@@ -16,7 +16,6 @@ from pathlib import Path
 
 import click
 
-from grader.course.loader import bundled_course_root, load_course
 from grader.base.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, BadInput, CourseError, SubmissionError
 from grader.base.i18n import LANGUAGES, default_language
 from grader.report import FORMATS, render, write_atomically
@@ -41,11 +40,18 @@ def common_options(fn):
     return fn
 
 
-def open_course(course_dir: Path | None):
-    root = course_dir if course_dir is not None else bundled_course_root()
+def course_root(course_dir: Path | None) -> Path:
+    from grader.course.bundled import bundled_course_root
+
     if course_dir is not None and not course_dir.is_dir():
         raise BadInput(f"no such course folder: {course_dir}")
-    return load_course(root)
+    return course_dir if course_dir is not None else bundled_course_root()
+
+
+def open_course(course_dir: Path | None):
+    from grader.course.loader import load_course
+
+    return load_course(course_root(course_dir))
 
 
 def check_output(output: Path | None) -> None:
@@ -93,15 +99,19 @@ def cli():
 def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples, verbose=False, watch=False,
           watch_interval=0.5):
     """Grade one submission: a folder, .py, .ipynb or .zip (default: the current folder)."""
-    from grader.grading.engine import Grader
-    from grader.grading.grade_path import grade_path
-    from grader.classroom.progress import make_progress
-    from grader.sandbox.isolation import closed_files, probe_in_background, students_read_by_permissions
-
     lang = lang or default_language()
     check_output(output)
     if not no_sandbox:
-        probe_in_background()   # bubblewrap's probe runs while the course loads
+        from grader.sandbox.launch import start_spare
+
+        # the sandboxed worker starts now, while this process imports the grader and loads the
+        # course; its hello is bubblewrap's probe (grader/sandbox/launch.py)
+        start_spare(hidden=[course_root(course_dir)])
+    from grader.grading.engine import Grader
+    from grader.grading.grade_path import grade_path
+    from grader.classroom.progress import make_progress
+    from grader.sandbox.isolation import closed_files, students_read_by_permissions
+
     course = open_course(course_dir)
     course.select(only)  # unknown ids are bad input before any work
 

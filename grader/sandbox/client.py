@@ -28,20 +28,19 @@ import shutil
 import socket
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox.display_packages import preload_arguments
 from grader.sandbox.notebook_run import MAX_RERUNS, CellClock
 from grader.checks.outcomes import CallResult, StudentError, with_arguments
 from grader.sandbox.cgroup import Cgroup
-from grader.sandbox.isolation import SUBMISSION_UIDS, Isolation, choose_isolation, protect_from_others, worker_preexec
+from grader.sandbox.isolation import SUBMISSION_UIDS, Isolation, choose_isolation, protect_from_others
+from grader.sandbox.launch import await_hello, kill, launch, new_exchange, take_spare, worker_command
+from grader.sandbox.limits import ALWAYS_ACCEPTED, DEFAULT_MEMORY, REPLY_BYTES, SUBMISSION_REPLY_BYTES, Limits  # noqa: F401 -- their old home
 from grader.sandbox.worker import wire
 
-DEFAULT_MEMORY = 2 << 30          # address-space limit of a child, bytes
 REPLY_SLACK = 0.5                 # seconds beyond a call's timeout for its reply to arrive
 CONTROL_TIMEOUT = 5.0             # seconds for the worker to fork or kill a child
 MAX_CONTROL = 1 << 16             # bytes of one control reply
@@ -50,16 +49,6 @@ FRAME_CACHE = 2048                # packed requests kept for reuse (test cases a
 MAX_FAILURES = 3                  # crashes or timeouts before an exercise stops calling
 FATAL = ("crash", "timeout", "protocol")   # errors after which the child is gone
 OUTPUT_PER_EXERCISE = 8192        # characters of a student's prints kept per exercise
-# What a submission may send back. The bundled course's largest reply is 1.3 KiB and a whole
-# reference submission's 100 KiB: a call may return 2 MiB (1500 times that), a submission
-# 32 MiB (300 times), and a reply under 64 KiB (an import, an error, a scalar) always passes.
-REPLY_BYTES = 2 << 20
-SUBMISSION_REPLY_BYTES = 32 << 20
-ALWAYS_ACCEPTED = 64 << 10
-
-# The worker gets a clean environment: no secrets, one BLAS thread.
-_PASSED_ENV = ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "SYSTEMROOT")
-
 
 SHARED_SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")   # where a uid without Landlock may leave files
 
@@ -84,14 +73,6 @@ def _remove_files_of(uid: int) -> None:
                 pass
 
 
-def worker_env() -> dict:
-    env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", HOME="/tmp")
-    env.setdefault("LANG", "C.UTF-8")
-    return env
-
-
 def checked(reply) -> dict:
     """A reply must be a mapping with a boolean "ok"; anything else is the worker misbehaving."""
     if type(reply) is not dict or type(reply.get("ok")) is not bool:
@@ -104,33 +85,6 @@ def checked(reply) -> dict:
     if type(reply.get("output", "")) is not str or (type(error) is dict and type(error.get("output", "")) is not str):
         raise wire.WireError("malformed reply")
     return reply
-
-
-@dataclass
-class Limits:
-    """What one child of the worker may use; the wall clock per call comes from the course."""
-
-    memory: int = DEFAULT_MEMORY          # bytes of address space per process
-    cpu_seconds: int = 60                 # CPU time per child
-    file_size: int = 16 << 20             # largest file (and captured output) a child may write
-    open_files: int = 256
-    processes: int = 64                   # per sandbox (cgroup) and per child (RLIMIT_NPROC)
-    reply_bytes: int = REPLY_BYTES        # largest reply the grader accepts from one call
-    submission_reply_bytes: int = SUBMISSION_REPLY_BYTES   # replies it accepts from one submission
-
-    def reply_limit(self, received: int) -> int:
-        """The largest next reply, for a submission that has sent ``received`` bytes so far."""
-        return min(self.reply_bytes, max(self.submission_reply_bytes - received, ALWAYS_ACCEPTED))
-
-    def refusal(self, size: int) -> dict:
-        """The error for a reply of ``size`` bytes over reply_limit(): which budget it broke."""
-        if size > self.reply_bytes:
-            return {"kind": "too_large", "scope": "call", "size": size, "limit": self.reply_bytes}
-        return {"kind": "too_large", "scope": "submission", "size": size, "limit": self.submission_reply_bytes}
-
-    def as_request(self) -> dict:
-        return {"memory": self.memory, "cpu": self.cpu_seconds, "fsize": self.file_size,
-                "nofile": self.open_files, "nproc": self.processes}
 
 
 class Session:
@@ -180,6 +134,7 @@ class Worker:
         self.hidden = list(hidden)
         self._proc: subprocess.Popen | None = None
         self._control: socket.socket | None = None
+        self._hello_due = False   # a started worker's first message is its hello (launch.py)
         self.session: Session | None = None
         self.sessions = 0   # sessions opened so far: a module imported in an older one must be imported again
         self.tainted = 0    # sessions not reused because an exercise left the child changed
@@ -187,14 +142,18 @@ class Worker:
         self.staging = Staging()   # how the staged submission is run (see staged())
         self.restarts = 0
         self.received = 0   # bytes of replies accepted from the submission being graded
-        _remove_stale_exchanges()
-        self._exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
-        os.chmod(self._exchange, 0o755)   # the sandbox's user must be able to read it
         self._staged = itertools.count()
         self._root: str | None = None
-        self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
         self._cgroup: Cgroup | None = None
         self._confine: dict | None = None   # the staged submission's confinement (no bubblewrap)
+        _remove_stale_exchanges()
+        spare = take_spare(isolation, self.hidden, self.limits)
+        if spare is not None:   # started before the course was loaded, and said hello
+            self._exchange, self.isolation, self._cgroup = spare.exchange, spare.isolation, spare.cgroup
+            self._proc, self._control = spare.proc, spare.control
+            return
+        self._exchange = new_exchange()
+        self.isolation: Isolation = choose_isolation(self._exchange, isolation, self.hidden)
         if self.isolation.own_uid:
             # Children of other uids may pass through the exchange folder, never list it.
             os.chmod(self._exchange, 0o711)
@@ -202,30 +161,14 @@ class Worker:
                 protect_from_others(self.hidden)
 
     def command(self) -> list[str]:
-        return [*self.isolation.prefix, sys.executable, "-I", "-B", self.isolation.worker_script(),
-                *self.isolation.worker_args(), *preload_arguments()]
+        return worker_command(self.isolation)
 
     def _start(self):
-        debug = os.environ.get("GRADER_DEBUG_WORKER")
         if self.isolation.sandboxed and self._cgroup is None:
-            self._cgroup = Cgroup(pids_max=self.limits.processes * 2,
-                                  memory_max=self.limits.memory + (512 << 20))
+            self._cgroup = Cgroup(*self.limits.cgroup())
         cgroup = self._cgroup if self._cgroup is not None and self._cgroup.active else None
-        # The control channel is an extra socket, not stdin/stdout: bubblewrap's pid 1 keeps
-        # its stdio, and the sandbox user could reach it through /proc/1/fd.
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            self._proc = subprocess.Popen(
-                [*self.command(), f"--control={theirs.fileno()}"], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=None if debug else subprocess.DEVNULL, env=worker_env(),
-                cwd="/", close_fds=True, pass_fds=(theirs.fileno(),), start_new_session=True,
-                preexec_fn=worker_preexec(cgroup))
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
-        self._control = ours
+        self._proc, self._control = launch(self.command(), cgroup)
+        self._hello_due = True
 
     def prestart(self):
         """Start the sandboxed worker now rather than at the first request: bubblewrap's start-up
@@ -306,6 +249,10 @@ class Worker:
             self._start()
         received = []
         try:
+            if self._hello_due:
+                if not await_hello(self._control):
+                    raise TimeoutError("the worker did not start")
+                self._hello_due = False
             self._control.send(json.dumps(message).encode("utf-8"))
             if not select.select([self._control], [], [], timeout)[0]:
                 raise TimeoutError("control request timed out")
@@ -458,14 +405,8 @@ class Worker:
         if self._control is not None:
             self._control.close()
             self._control = None
-        if proc is None:
-            return
-        try:
-            os.killpg(proc.pid, 9)
-        except OSError:
-            pass
-        proc.kill()
-        proc.wait()
+        if proc is not None:
+            kill(proc)
 
     def stop(self):
         if self._proc is not None and self._proc.poll() is None:

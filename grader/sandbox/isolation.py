@@ -36,6 +36,7 @@ Gradescope) each submission's child is still confined before its code runs
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -49,8 +50,6 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import numpy
 
 from grader.sandbox.shared_folders import SUBMISSION_UIDS, sweep_leftovers, writable_by_others, _sweep_at_exit
 from grader.sandbox.seccomp_filter import SeccompUnavailable, fresh_session_keyring
@@ -157,7 +156,8 @@ def _site_dirs() -> list[Path]:
 
 
 def _numpy_dirs() -> list[Path]:
-    package = Path(numpy.__file__).resolve().parent
+    # found, not imported: the worker starts before the grading process imports numpy (launch.py)
+    package = Path(importlib.util.find_spec("numpy").origin).resolve().parent
     libs = package.parent / "numpy.libs"    # the wheel's bundled BLAS
     # and the course's display-only packages (matplotlib) where installed (grader/sandbox/display_packages.py)
     from grader.sandbox.display_packages import bound_dirs
@@ -457,26 +457,29 @@ def confinement_unavailable() -> str:
 
 
 _PROBE_LOCK = threading.Lock()
+_ANSWER: list[str] = []          # the probe's answer, once known
+_HELLO: list = []                # how to wait for a spare worker's hello (grader/sandbox/launch.py)
 
 
 def sandbox_unavailable() -> str:
-    """Why bubblewrap cannot run the worker on this machine ('' when it can); probed once a process.
-    Thread-safe: `grade check` starts the probe in a thread while the course loads
-    (:func:`probe_in_background`), and a later caller waits for that probe's answer."""
+    """Why bubblewrap cannot run the worker on this machine ('' when it can); known once a process.
+    Where `grade check` started its worker before loading the course (grader/sandbox/launch.py),
+    that worker's hello is the answer: its start did what the probe does. Otherwise (or when
+    it failed, to learn why) bubblewrap is probed. Thread-safe: a later caller waits."""
     with _PROBE_LOCK:
-        return _sandbox_unavailable()
+        if not _ANSWER:
+            started = bool(_HELLO) and _HELLO[-1]()
+            if started:
+                _ANSWER.append("")
+            else:
+                with tempfile.TemporaryDirectory(prefix="grade-probe-") as empty:
+                    _ANSWER.append(probe_bwrap(Path(empty)))
+        return _ANSWER[0]
 
 
-@lru_cache(maxsize=None)
-def _sandbox_unavailable() -> str:
-    with tempfile.TemporaryDirectory(prefix="grade-probe-") as empty:
-        return probe_bwrap(Path(empty))
-
-
-def probe_in_background() -> None:
-    """Start probing bubblewrap (about one sandboxed interpreter's start-up) in a daemon thread, so
-    the probe runs while the caller loads the course; :func:`sandbox_unavailable` waits for it."""
-    threading.Thread(target=sandbox_unavailable, name="grade-probe", daemon=True).start()
+def answer_from(hello) -> None:
+    """``hello()``: waits for a spare worker's first message, True if it came (launch.py)."""
+    _HELLO.append(hello)
 
 
 def worker_preexec(cgroup):

@@ -363,17 +363,26 @@ def private_mounts(spec: dict):
     os.chdir("/")
 
 
+def sandbox_problem() -> str:
+    """What is wrong with this process as the sandbox's worker ('' when nothing): the filter must
+    refuse a call it refuses (shmget: EPERM) and we must be our PID namespace's pid 1. Checked by
+    the probe and, before it says hello, by the sandboxed zygote (grader/sandbox/launch.py)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.shmget(0, 4096, 0o1600) != -1 or ctypes.get_errno() != 1:   # IPC_PRIVATE; EPERM expected
+        return "the system-call filter does not refuse shmget"
+    if os.getpid() != 1:
+        return "the worker is not its namespace's pid 1"
+    return ""
+
+
 def _probe(path: str) -> int:
     load_filter(path)
     not_dumpable()
     import numpy  # noqa: F401 -- the worker's one dependency must load under the filter
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.shmget(0, 4096, 0o1600) != -1 or ctypes.get_errno() != 1:   # IPC_PRIVATE; EPERM expected
-        sys.stderr.write("the system-call filter does not refuse shmget\n")
-        return 1
-    if os.getpid() != 1:
-        sys.stderr.write("the worker is not its namespace's pid 1\n")
+    problem = sandbox_problem()
+    if problem:
+        sys.stderr.write(problem + "\n")
         return 1
     return 0
 
