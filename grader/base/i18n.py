@@ -12,12 +12,14 @@ graded result can be shown in either language.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import locale
 import os
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from grader.base.cache_folder import cache_dir, store_json
 
 LANGUAGES = ("en", "zh")
 LOCALE_DIR = Path(__file__).parent / "locales"
@@ -44,10 +46,28 @@ class Message:
 
 
 def _read(folder: Path, lang: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
-    for path in sorted((folder / lang).glob("*.yaml")):
-        with open(path, encoding="utf-8") as fh:
-            merged.update(yaml.safe_load(fh) or {})
+    """The messages of ``folder/lang/*.yaml``, merged; kept in the cache folder as JSON keyed by
+    the files' content (parsing them is most of a report's rendering otherwise)."""
+    files = [(path.name, path.read_bytes()) for path in sorted((folder / lang).glob("*.yaml"))]
+    digest = hashlib.sha256(b"messages-1")
+    for name, data in files:
+        digest.update(b"%d:%s%d:" % (len(name), name.encode(), len(data)) + data)
+    kept = cache_dir()
+    path = kept / f"messages-{digest.hexdigest()[:32]}.json" if kept is not None else None
+    try:
+        merged = json.loads(path.read_bytes()) if path is not None else None
+    except (OSError, ValueError):
+        merged = None
+    if type(merged) is dict:
+        return merged
+    import yaml   # only when the messages changed (or no cache folder): 30 ms to import
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    merged = {}
+    for _, data in files:
+        merged.update(yaml.load(data, Loader=loader) or {})
+    if path is not None and all(type(k) is str for k in merged):   # JSON keeps text keys only
+        store_json(path, merged)
     return merged
 
 

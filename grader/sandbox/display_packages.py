@@ -14,7 +14,6 @@ isolation is chosen: one course is graded per process.
 
 from __future__ import annotations
 
-import importlib.metadata as metadata
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -44,6 +43,8 @@ def bound_dirs() -> list[Path]:
 def _dirs_of(names: tuple[str, ...]) -> tuple[Path, ...]:
     if not names:
         return ()
+    import importlib.metadata as metadata   # 17 ms: only for a course that declares packages
+
     providers = metadata.packages_distributions()
     todo = [d for name in names for d in providers.get(name, ())]
     seen: set[str] = set()

@@ -1,4 +1,4 @@
-"""What `grade check` keeps between runs to start faster: the course's parsed YAML
+"""What `grade check` keeps between runs to start faster: the course's parsed YAML, the messages
 (grader/course/cache.py) and the compiled seccomp filter (grader/sandbox/seccomp_filter.py). Kept as
 plain JSON, the owner's alone, and never trusted when what is read back is malformed."""
 
@@ -99,3 +99,34 @@ def test_the_seccomp_filter_is_compiled_once_and_kept(cache):
             assert json.loads(kept.read_text(encoding="utf-8"))["bpf"] == compiled.hex()
     finally:
         seccomp._compiled.cache_clear()
+
+
+def test_messages_are_kept_by_content_and_a_broken_kept_file_is_read_again(cache, tmp_path):
+    from grader.base.i18n import _read
+
+    folder = tmp_path / "locales"
+    (folder / "en").mkdir(parents=True)
+    (folder / "en" / "a.yaml").write_text('greet: "hello {name}"\n', encoding="utf-8")
+    assert _read(folder, "en") == {"greet": "hello {name}"}
+    (kept,) = cache.glob("messages-*.json")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    kept.write_text(json.dumps({"greet": "from the kept file"}), encoding="utf-8")
+    assert _read(folder, "en") == {"greet": "from the kept file"}        # read back, not parsed
+    for broken in ("{not json", json.dumps(["greet"])):
+        kept.write_text(broken, encoding="utf-8")
+        assert _read(folder, "en") == {"greet": "hello {name}"}, broken
+    (folder / "en" / "a.yaml").write_text('greet: "bonjour {name}"\n', encoding="utf-8")
+    assert _read(folder, "en") == {"greet": "bonjour {name}"}              # a changed file: its own key
+
+
+def test_a_run_that_finds_everything_kept_never_imports_yaml(cache):
+    import subprocess
+    import sys
+
+    script = ("import sys; from grader.course.loader import bundled_course_root, load_course; "
+              "course = load_course(bundled_course_root()); "
+              "[course.messages.table(lang) for lang in ('en', 'zh')]; print('yaml' in sys.modules)")
+    env = {"GRADER_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env)
+            for _ in range(2)]
+    assert [r.stdout.strip() for r in runs] == ["True", "False"], [r.stderr[-800:] for r in runs]
