@@ -154,6 +154,7 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
         result = grade_path(path, make_grader, only, on_start=warn, progress=make_progress)
         color = fmt == "text" and output is None and sys.stdout.isatty()
         emit(render(result, fmt, lang, color=color, verbose=verbose, messages=course.messages), output)
+    _QUICK_EXIT.append(True)   # the grader and its worker are closed: nothing is left to wait for
     sys.exit(EXIT_OK if result.all_passed else EXIT_FAILED)
 
 
@@ -619,8 +620,30 @@ def shown(raw: str) -> str:
     return visible(raw, keep="")
 
 
+_QUICK_EXIT: list[bool] = []   # set by a command with nothing left running once it has written its report
+
+
 def entry_point():
-    sys.exit(main())
+    code = main()
+    if _QUICK_EXIT:
+        quick_exit(code)
+    sys.exit(code)
+
+
+def quick_exit(code: int) -> None:
+    """End the process without the interpreter's teardown, which frees every module's objects one
+    by one (numpy's included): 30 to 80 ms, as long as grading an exercise takes. What the run
+    registered to do at exit (atexit) still runs, and the output is flushed; only a command that
+    leaves no thread or child behind asks for it (`grade check`)."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # a closed pipe: exit as Python does when its flush at exit fails
+            code = 120 if stream is sys.stdout and code == 0 else code
+    os._exit(code)
 
 
 if __name__ == "__main__":

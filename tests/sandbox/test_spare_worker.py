@@ -4,6 +4,7 @@ behind when no Worker does."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -98,6 +99,18 @@ def test_grade_check_leaves_no_worker_and_no_folder_behind_when_it_grades_nothin
     code, out, err = run_grade("check", tmp_path / "missing-folder", env={**os.environ, "TMPDIR": str(tmp)})
     assert code == 2 and "Traceback" not in err
     assert list(tmp.glob("grade-exchange-*")) == []
+
+
+def test_grade_check_that_grades_ends_with_nothing_left_and_its_whole_report(tmp_path):
+    """`grade check` ends without the interpreter's teardown (grader/cli.py quick_exit): what it
+    registered at exit still runs, and the report is written whole."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    folder = copy_reference(tmp_path / "sub")
+    code, out, err = run_grade("check", folder, "--format", "json", env={**os.environ, "TMPDIR": str(tmp)})
+    assert code == 0, err
+    assert json.loads(out)["score"] == json.loads(out)["max_score"]
+    assert list(tmp.iterdir()) == []
 
 
 def test_grade_check_starts_one_sandboxed_interpreter(fresh_process_state, monkeypatch, tmp_path):
