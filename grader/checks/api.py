@@ -231,7 +231,12 @@ class Context:
         return self.runtime.memo(key, lambda: (case, self.expected(func, case)))[1]
 
     def cases_with_expected(self, tag: str, func: str, build: Callable) -> list[tuple[Case, object]]:
-        return self.cached(tag, lambda rng: [(c, self.expected(func, c)) for c in build(rng)])
+        def with_expected(rng):
+            # marked shared first: built from the seed, not from a student's values, so the reference
+            # runs on them here, not in the bounded helper (a round trip each, 200 a course)
+            cases = mark_shared(build(rng))
+            return [(c, self.expected(func, c)) for c in cases]
+        return self.cached(tag, with_expected)
 
     # ------------------------------------------------------------ calling the student
 

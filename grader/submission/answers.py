@@ -9,8 +9,7 @@ message naming the file and line. The YAML is read with the safe loader, without
 from __future__ import annotations
 
 import re
-
-import yaml
+from functools import lru_cache
 
 from grader.report.escaping import plain
 from grader.base.i18n import Message
@@ -20,6 +19,8 @@ MAX_ANSWERS_BYTES = 256 * 1024
 
 def read_answers_yaml(path):
     """Parse answers.yaml safely; a broken file costs the quiz only."""
+    import yaml   # here: a check of exercises alone never imports it (13 ms)
+
     name = path.name
     try:
         data = path.read_bytes()
@@ -70,8 +71,10 @@ def load_answers(text: str):
     """YAML with the safe loader, no aliases (a student file never expands into a bomb) and
     bounded nesting. With libyaml, a first pass over the events (iterative, in C) checks
     both and the document is then loaded in C too; pure Python is 20x slower."""
+    import yaml
+
     if not getattr(yaml, "__with_libyaml__", False):
-        return yaml.load(text, Loader=_AnswersLoader)  # noqa: S506 -- SafeLoader subclass
+        return yaml.load(text, Loader=_answers_loader())  # noqa: S506 -- SafeLoader subclass
     depth = 0
     for event in yaml.parse(text, Loader=yaml.CSafeLoader):
         if isinstance(event, yaml.AliasEvent):
@@ -85,11 +88,18 @@ def load_answers(text: str):
     return yaml.load(text, Loader=yaml.CSafeLoader)  # noqa: S506 -- the safe loader
 
 
-class _AnswersLoader(yaml.SafeLoader):
-    """SafeLoader without aliases: a student file never expands into a bomb."""
+@lru_cache(maxsize=1)
+def _answers_loader():
+    import yaml
 
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()
-            raise yaml.constructor.ConstructorError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
+    class AnswersLoader(yaml.SafeLoader):
+        """SafeLoader without aliases: a student file never expands into a bomb."""
+
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.events.AliasEvent):
+                event = self.peek_event()
+                raise yaml.constructor.ConstructorError(None, None, "aliases (*name) are not allowed",
+                                                        event.start_mark)
+            return super().compose_node(parent, index)
+
+    return AnswersLoader
