@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib import metadata
 from pathlib import Path
 
 from grader.base.cache_folder import cache_dir, store_json
@@ -34,6 +33,8 @@ MAX_INDEX = 1 << 20      # a choice index, at most (builders offer a few hundred
 def course_digest(course_root: Path) -> str:
     """What the drawn cases of a course depend on: its exercise folder (the builders live in its
     check modules), the grader's code and version, and hypothesis's version."""
+    from importlib import metadata   # 8 ms (email, zipfile): only when a search looks for kept cases
+
     digest = hashlib.sha256(grader_digest().encode())
     try:
         digest.update(metadata.version("hypothesis").encode())
