@@ -5,13 +5,20 @@ the submissions, skips the unchanged ones, loads each one (the same loader, the 
 notes) and writes every result into the same gradebook as it arrives. Each loaded
 submission travels as plain data (grader/submission/packed.py) to a Dask worker, whose
 warm grader (grader/classroom/cluster_worker.py) grades it exactly as a local grading process
-would; only what the gradebook and the feedback file keep comes back.
+would; only what the gradebook and the feedback file keep comes back. The plugin that builds
+each worker's warm grader is registered as soon as the client connects, so the workers warm
+up while the client hashes and loads the class.
 
-Dask does the rest: a worker that dies (killed, out of memory, node lost) has its tasks
-run again elsewhere; a submission whose task killed every worker that tried it
+Submissions travel a few per task (:func:`batch_size`): Dask's cost per task (a message
+through the scheduler each way, the result fetched) is shared by the batch, and batches
+shrink as the class runs out, down to one submission, so no worker waits long for another's
+last batch. Dask does the rest: a worker that dies (killed, out of memory, node lost) has its
+tasks run again elsewhere; a batch whose task killed every worker that tried it
 (``distributed.scheduler.allowed-failures`` + 1 of them, 4 by default) comes back as
-KilledWorker and is recorded as not graded for that student. At most a few submissions
-per worker are in flight, so the client's memory does not grow with the class.
+KilledWorker, and its submissions are sent again one per task, so only a submission whose own
+task kills every worker is recorded as not graded for that student. At most two tasks per
+worker are in flight (one being graded, one queued), so the client holds at most
+2 x MAX_BATCH packed submissions per worker, however large the class.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ from pathlib import Path
 from grader.base.errors import CourseError
 
 WORKER_KILLED = "its grading worker died every time it was tried (out of memory?)"
-IN_FLIGHT_PER_WORKER = 2       # one being graded, one queued: no worker waits for the client
+IN_FLIGHT_PER_WORKER = 2       # tasks: one being graded, one queued: no worker waits for the client
+MAX_BATCH = 4                  # submissions per task at most (Dask's ~8 ms of CPU per task, shared by 4)
+TASKS_LEFT_PER_WORKER = 4      # what is left is cut into at least this many tasks per worker
 CONNECT_TIMEOUT = "10s"
 
 
@@ -80,39 +89,54 @@ class DaskPool:
     def grade_all(self, entries, only: tuple, record) -> None:
         """Grade every entry; ``record(student, graded, problem)`` as each one ends."""
         distributed = _distributed()
-        from grader.classroom.cluster_worker import grade_packed
+        from grader.classroom.cluster_worker import grade_batch
 
         waiting = deque(entries)
+        alone: deque = deque()        # from a batch that killed its workers: one per task
         finished = distributed.as_completed(loop=self.client.loop)
         run = uuid.uuid4().hex[:8]
 
+        def submit(batch: list, packed: list) -> None:
+            future = self.client.submit(grade_batch, packed, only, pure=False, key=f"grade-{run}-{uuid.uuid4().hex}")
+            self.in_flight[future] = batch
+            finished.add(future)
+
         def top_up():
-            while waiting and len(self.in_flight) < IN_FLIGHT_PER_WORKER * self.workers():
-                entry = waiting.popleft()
-                packed, problem = load_and_pack(entry)
-                if packed is None:
-                    record(entry.student, None, problem)
-                    continue
-                future = self.client.submit(grade_packed, entry.student, packed, only, pure=False,
-                                            key=f"grade-{run}-{uuid.uuid4().hex}")
-                self.in_flight[future] = entry
-                finished.add(future)
+            workers = self.workers()
+            while (alone or waiting) and len(self.in_flight) < IN_FLIGHT_PER_WORKER * workers:
+                source, size = (alone, 1) if alone else (waiting, batch_size(len(waiting), workers))
+                batch, packed = [], []
+                while source and len(batch) < size:
+                    entry = source.popleft()
+                    loaded, problem = load_and_pack(entry)
+                    if loaded is None:
+                        record(entry.student, None, problem)
+                    else:
+                        batch.append(entry)
+                        packed.append((entry.student, loaded))
+                if batch:
+                    submit(batch, packed)
 
         top_up()
         while self.in_flight:
             future = next(finished)
-            entry = self.in_flight.pop(future)
+            batch = self.in_flight.pop(future)
             try:
-                outcome = future.result()
+                outcomes = future.result()
             except distributed.KilledWorker:
-                outcome = entry.student, None, WORKER_KILLED, 0.0
+                if len(batch) > 1:       # which one killed them is not known: each graded alone
+                    alone.extend(batch)
+                    outcomes = []
+                else:
+                    outcomes = [(batch[0].student, None, WORKER_KILLED, 0.0)]
             except Exception as exc:  # noqa: BLE001 -- one submission never stops the class
-                outcome = entry.student, None, f"its grading worker failed ({type(exc).__name__}: {exc})"[:500], 0.0
+                why = f"its grading worker failed ({type(exc).__name__}: {exc})"[:500]
+                outcomes = [(entry.student, None, why, 0.0) for entry in batch]
             future.release()
-            if isinstance(outcome, dict):
-                raise ClusterError(f"the Dask worker {outcome['worker']} refuses to grade: {outcome['refused']}")
-            student, graded, problem, _seconds = outcome
-            record(student, graded, problem)
+            if isinstance(outcomes, dict):
+                raise ClusterError(f"the Dask worker {outcomes['worker']} refuses to grade: {outcomes['refused']}")
+            for student, graded, problem, _seconds in outcomes:
+                record(student, graded, problem)
             top_up()
 
     def close(self) -> None:
@@ -128,6 +152,13 @@ class DaskPool:
             future.cancel()
         self.in_flight.clear()
         self.close()
+
+
+def batch_size(left: int, workers: int) -> int:
+    """Submissions in the next task, with ``left`` waiting for ``workers``: up to MAX_BATCH while
+    much is left, fewer as the class runs out, one at the end (guided self-scheduling), so the
+    run's tail, when some workers are done and others still grade, is about one submission."""
+    return max(1, min(MAX_BATCH, left // (workers * TASKS_LEFT_PER_WORKER)))
 
 
 def load_and_pack(entry):

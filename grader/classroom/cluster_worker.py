@@ -2,19 +2,22 @@
 
 :class:`WarmGrader` is a Dask worker plugin: it travels to every worker of the cluster (and
 to workers that join or restart later) with the course as bytes and the run's settings.
-On a worker's first task it unpacks the course into a private folder, computes the test
-vectors and reference results, and starts the sandboxed worker process, once: later tasks
-on that worker reuse the warm grader, as a local grading process does.
+As soon as a worker gets it (the client registers it right after connecting), a thread of
+that worker unpacks the course into a private folder, computes the test vectors and
+reference results and starts the sandboxed worker process, while the client is still
+finding, hashing and loading the class: the first task finds the grader warm, and every
+later task reuses it, as a local grading process does.
 
-:func:`grade_packed` is the task: one submission, loaded and packed by the client
-(grader/submission/packed.py), graded exactly as a local run grades it
-(grader/classroom.grade_loaded). A worker that cannot grade as the client asked (no
+:func:`grade_batch` is the task: a few submissions, each loaded and packed by the client
+(grader/submission/packed.py), graded one after the other exactly as a local run grades
+them (grader/classroom.grade_loaded). A worker that cannot grade as the client asked (no
 bubblewrap when the run wants the sandbox, another grader version, another course secret)
-answers every task with a refusal instead of a grade, and the client stops the run.
+answers every task with a refusal instead of grades, and the client stops the run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import io
 import shutil
@@ -49,7 +52,8 @@ class Refused(Exception):
 
 
 class WarmGrader(WorkerPlugin):
-    """One warm grader per Dask worker process, built on its first task."""
+    """One warm grader per Dask worker process, built in the background from the moment the
+    worker gets the plugin."""
 
     name = PLUGIN_NAME
 
@@ -65,8 +69,19 @@ class WarmGrader(WorkerPlugin):
         self.feedback = None
         self.folder = None
         self.refusal = None
+        self.quieted = quiet_profiler(worker)
+        self.building = threading.Thread(target=self._build_now, name="rnn-grader-warm-up", daemon=True)
+        self.building.start()
 
-    def teardown(self, worker):
+    async def teardown(self, worker):
+        """Once the build and any task still grading are done (in a thread: the worker's event
+        loop goes on), the warm grader and its sandbox stopped, the course removed."""
+        await asyncio.to_thread(self._close)
+        for callback in self.quieted:
+            callback.start()
+
+    def _close(self):
+        self.building.join()
         with self.lock:
             if self.grader is not None:
                 self.grader.close()
@@ -74,11 +89,30 @@ class WarmGrader(WorkerPlugin):
                 shutil.rmtree(self.folder, ignore_errors=True)
             self.grader = self.folder = None
 
+    def _build_now(self):
+        """At setup, in a thread of its own: the warm grader, or the refusal, ready for the
+        first task. The sandboxed worker it starts inherits this thread's batch scheduling, as
+        a local grading process's does (grader/classroom.batch_scheduling)."""
+        from grader.classroom.class_run import batch_scheduling
+
+        with batch_scheduling():
+            try:
+                self._warm()
+            except Exception:  # noqa: BLE001 -- the first task builds again, and says why it cannot
+                pass
+
     def warm(self):
-        """The warm grader (built on first use, under the lock), or Refused."""
+        """The warm grader, or Refused: the one built at setup (waited for), else built now."""
+        self.building.join()
+        return self._warm()
+
+    def _warm(self):
         if self.refusal is not None:
             raise Refused(self.refusal)
         if self.grader is None:
+            if self.folder is not None:          # a build that failed midway: start afresh
+                shutil.rmtree(self.folder, ignore_errors=True)
+                self.folder = None
             try:
                 self.grader = self._build()
             except Refused as exc:
@@ -123,7 +157,11 @@ class WarmGrader(WorkerPlugin):
         course.select(only)
         warm = Grader(course, runtime=CourseRuntime(course, secret=secret), isolation=settings["isolation"],
                       counterexamples=settings["counterexamples"])
-        warm_up(warm, course, only)
+        try:
+            warm_up(warm, course, only)
+        except BaseException:
+            warm.close()
+            raise
         if settings["feedback"] is not None:
             kind, lang = settings["feedback"]
             self.feedback = FeedbackWriter(self.folder / "unused", kind, lang, course.messages)   # renders only
@@ -131,22 +169,40 @@ class WarmGrader(WorkerPlugin):
         return warm
 
 
-def grade_packed(student: str, packed: dict, only: tuple):
-    """The task: a packed submission graded on this worker. Returns what a local grading
-    process returns (grader/classroom.grade_loaded), or ``{"refused": why, "worker": address}``."""
-    from grader.classroom.class_run import grade_loaded, not_graded
-    from grader.submission.packed import unpack
+def quiet_profiler(worker) -> list:
+    """Stop the worker's statistical profiler while the plugin is there (restarted at teardown):
+    every 10 ms it takes the interpreter from the grading thread to walk its stack, a cost per
+    submission that a local grading process does not pay (see benchmarks/README.md)."""
+    callbacks = [getattr(worker, "periodic_callbacks", {}).get(name) for name in ("profile", "profile-cycle")]
+    running = [c for c in callbacks if c is not None and c.is_running()]
+    for callback in running:
+        callback.stop()
+    return running
 
-    start = time.perf_counter()
+
+def grade_batch(batch: list, only: tuple):
+    """The task: ``batch``, a list of (student, packed submission), graded on this worker one
+    after the other. Returns, in order, what a local grading process returns for each
+    (grader/classroom.grade_loaded), or ``{"refused": why, "worker": address}``."""
+    from grader.classroom.class_run import batch_scheduling
+
     plugin = get_worker().plugins[PLUGIN_NAME]
-    with plugin.lock:
+    with plugin.lock, batch_scheduling():
         try:
             warm = plugin.warm()
         except Refused as exc:
             return {"refused": str(exc), "worker": plugin.address}
-        with tempfile.TemporaryDirectory(prefix="grade-dask-") as folder:
-            try:
-                submission = unpack(packed, Path(folder), student)
-            except (OSError, ValueError) as exc:
-                return student, None, not_graded(exc), time.perf_counter() - start
-            return grade_loaded(warm, plugin.feedback, student, submission, only, start)
+        return [grade_one(warm, plugin.feedback, student, packed, only) for student, packed in batch]
+
+
+def grade_one(warm, feedback, student: str, packed: dict, only: tuple):
+    from grader.classroom.class_run import grade_loaded, not_graded
+    from grader.submission.packed import unpack
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="grade-dask-") as folder:
+        try:
+            submission = unpack(packed, Path(folder), student)
+        except (OSError, ValueError) as exc:
+            return student, None, not_graded(exc), time.perf_counter() - start
+        return grade_loaded(warm, feedback, student, submission, only, start)

@@ -5,6 +5,7 @@ that cannot grade as asked stops the run with one line."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -180,16 +181,65 @@ def test_a_local_cluster_and_the_python_api(klass, local_run, tmp_path, secret_e
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         pool = DaskPool(cluster.scheduler_address, course, only=("step", "quiz"), isolation="none")
+        # Each worker builds its warm grader as soon as it has the plugin, before any task, and its
+        # statistical profiler stays off while the plugin is there.
+        warm = pool.client.run(warmed_without_a_task)
+        assert list(warm.values()) == [(True, False)] * 2, warm
         with Gradebook(tmp_path / "book.sqlite") as book:
             run_ = grade_class(course, klass, book, jobs=1, only=("step", "quiz"), isolation="none", cluster=pool)
         with distributed.Client(cluster.scheduler_address) as client:   # the warm graders were stopped
             plugins = client.run(lambda dask_worker: sorted(dask_worker.plugins))
+            profiling = client.run(lambda dask_worker: dask_worker.periodic_callbacks["profile"].is_running())
         assert len(plugins) == 2 and not any("rnn-grader" in names for names in plugins.values()), plugins
+        assert all(profiling.values()), profiling
     assert sorted(run_.graded) == ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"]
     rows = graded_rows(tmp_path / "book.sqlite")
     assert rows["carol"][6] == [("step", "step.missing_bias")]
     assert rows["alice"][0] == rows["alice"][1] and rows["bob"][0] == 0
     assert {e["id"] for e in rows["alice"][3]["exercises"]} == {"step", "quiz"}
+
+
+def warmed_without_a_task(dask_worker):
+    plugin = dask_worker.plugins["rnn-grader"]
+    plugin.building.join(120)
+    return plugin.grader is not None, dask_worker.periodic_callbacks["profile"].is_running()
+
+
+@needs_bwrap
+def test_submissions_graded_in_batches_are_graded_as_by_local_processes(klass, local_run, tmp_path, secret_env,
+                                                                        monkeypatch):
+    """Several submissions per task (here 4, 4 and 1), on a loopback LocalCluster through the Python
+    API: the same scores, verdicts, diagnoses and reports as the local run of --jobs 2."""
+    from grader.classroom import cluster as cluster_module
+    from grader.classroom.class_run import grade_class
+    from grader.classroom.cluster import DaskPool
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.classroom.gradebook import Gradebook
+
+    monkeypatch.setenv("GRADER_SECRET", secret_env["GRADER_SECRET"])
+    sizes = []
+    monkeypatch.setattr(cluster_module, "batch_size", lambda left, workers: sizes.append(min(4, left)) or sizes[-1])
+    course = load_course(bundled_course_root())
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        pool = DaskPool(cluster.scheduler_address, course)
+        with Gradebook(tmp_path / "book.sqlite") as book:
+            run_ = grade_class(course, klass, book, jobs=1, cluster=pool)
+    assert sizes == [4, 4, 1] and not run_.failed, (sizes, run_.failed)
+    assert graded_rows(tmp_path / "book.sqlite") == graded_rows(local_run[0])
+
+
+def test_batches_shrink_to_single_submissions_as_the_class_runs_out():
+    from grader.classroom.cluster import MAX_BATCH, batch_size
+
+    for n, workers in ((1, 1), (9, 2), (120, 2), (1000, 16), (100_000, 256)):
+        left, sizes = n, []
+        while left:
+            sizes.append(batch_size(left, workers))
+            left -= sizes[-1]
+        assert max(sizes) <= MAX_BATCH and sizes[-workers:] == [1] * min(workers, len(sizes)), (n, workers, sizes)
+        assert sizes == sorted(sizes, reverse=True)
+    assert batch_size(120, 2) == MAX_BATCH
 
 
 # ================================================================ workers that die
@@ -238,6 +288,37 @@ def test_a_submission_that_kills_every_worker_is_that_students_failure(tmp_path,
     assert any(entry == "mallory" and "died" in reason for entry, reason in skipped_rows(book))
 
 
+def test_a_batch_that_kills_every_worker_is_graded_again_one_submission_per_task(tmp_path, secret_env,
+                                                                                monkeypatch):
+    """Alice and mallory in one task: mallory's code kills the worker each time, so the batch comes
+    back as KilledWorker; each is then sent alone, alice is graded and only mallory is not."""
+    from grader.classroom import cluster as cluster_module
+    from grader.classroom.class_run import grade_class
+    from grader.classroom.cluster import WORKER_KILLED, DaskPool
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.classroom.gradebook import Gradebook
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    copy_reference(klass / "alice")
+    killer = copy_reference(klass / "mallory")
+    (killer / "rnn_step.py").write_text((killer / "rnn_step.py").read_text() + KILL_MY_WORKER)
+    monkeypatch.setenv("GRADER_SECRET", secret_env["GRADER_SECRET"])
+    monkeypatch.setattr(cluster_module, "batch_size", lambda left, workers: 2)
+    course = load_course(bundled_course_root())
+    settings = {"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}
+    import dask
+    with dask.config.set(settings), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            env={"GRADER_SECRET": secret_env["GRADER_SECRET"]}) as cluster:
+        pool = DaskPool(cluster.scheduler_address, course, only=("step",), isolation="none")
+        with Gradebook(tmp_path / "book.sqlite") as book:
+            run_ = grade_class(course, klass, book, jobs=1, only=("step",), isolation="none", cluster=pool)
+    assert run_.graded == ["alice"] and run_.failed == [("mallory", WORKER_KILLED)], (run_.graded, run_.failed)
+    rows = graded_rows(tmp_path / "book.sqlite")
+    assert set(rows) == {"alice"} and rows["alice"][0] == rows["alice"][1]
+
+
 # ================================================================ refusing, one line, exit 2
 
 def test_a_worker_with_another_secret_refuses_and_the_run_stops(klass, tmp_path, secret_env):
@@ -277,7 +358,7 @@ def test_a_worker_without_a_sandbox_refuses_unless_the_run_allows_it(tmp_path, m
     try:
         assert not allowed.warm().worker.isolation.sandboxed      # graded, plainly
     finally:
-        allowed.teardown(FakeWorker())
+        asyncio.run(allowed.teardown(FakeWorker()))
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(klass, tmp_path):
