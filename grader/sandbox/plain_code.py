@@ -236,7 +236,31 @@ def state_risk(source: str, student_modules: frozenset[str] = frozenset()) -> st
 def submission_risk(files: dict[str, str]) -> str | None:
     """files: module name -> source for every .py of the submission (module names are the
     student modules: sibling imports between them are allowed). None if all are plain, else
-    "<module>: <reason>" of the first risky one (sorted by module name)."""
+    "<module>: <reason>" of the first risky one (sorted by module name). A function of the
+    files alone, so the answer for the same files is kept (a class holds many alike)."""
+    if sum(map(len, files.values())) > _MEMO_SUBMISSION_CHARS:
+        return _submission_risk(files)
+    key = tuple(sorted(files.items()))
+    if key not in _RISKS:
+        if len(_RISKS) >= _MEMO_ENTRIES:
+            _RISKS.clear()
+        _RISKS[key] = _submission_risk(files)
+    return _RISKS[key]
+
+
+# What submission_risk and _parse found, per process: pure functions of their sources, asked again
+# for every submission of a class (many files of a class are alike: a stub left as handed out, a
+# file the student did not change; a synthetic class holds the reference's again and again).
+# Bounded in entries and in the size of what is kept (a tree takes about 30 bytes per character
+# of a pathological source): a full memo starts again; larger sources are not kept.
+_MEMO_ENTRIES = 128
+_MEMO_SOURCE_CHARS = 16 << 10
+_MEMO_SUBMISSION_CHARS = 128 << 10
+_RISKS: dict[tuple, str | None] = {}
+_PARSED: dict[str, tuple] = {}
+
+
+def _submission_risk(files: dict[str, str]) -> str | None:
     students = _students(frozenset(files))
     parsed = {name: _parse(source) for name, source in files.items()}
     exports = _exports({name: tree for name, (tree, _) in parsed.items() if tree is not None}, students)
@@ -290,6 +314,18 @@ def _module_name(rel: Path) -> str:
 # ---------------------------------------------------------------------------- parsing and modules
 
 def _parse(source: str) -> tuple[ast.Module | None, str | None]:
+    """The source's tree, or why it has none; kept per source (the checks only read a tree)."""
+    if len(source) > _MEMO_SOURCE_CHARS:
+        return _parse_once(source)
+    found = _PARSED.get(source)
+    if found is None:
+        if len(_PARSED) >= _MEMO_ENTRIES:
+            _PARSED.clear()
+        found = _PARSED[source] = _parse_once(source)
+    return found
+
+
+def _parse_once(source: str) -> tuple[ast.Module | None, str | None]:
     try:
         return ast.parse(source), None
     except SyntaxError as exc:
