@@ -92,8 +92,13 @@ def padding_values_ignored(ctx):
 
 @check("birnn", "inputs_unchanged")
 def inputs_unchanged(ctx):
-    ctx.check_unchanged(F, ctx.cached("unchanged", lambda rng: birnn_case(rng, 3, 4, 2, 3, lens=[4, 1, 0], fill=np.nan,
-                                                                         with_h0=True)))
+    # Padding of NaN, then of a finite value: X *= mask leaves a NaN padding as it was (0 * NaN),
+    # and only a finite one shows that it wrote into the caller's X.
+    cases = ctx.cached("unchanged", lambda rng: (
+        birnn_case(rng, 3, 4, 2, 3, lens=[4, 1, 0], fill=np.nan, with_h0=True),
+        birnn_case(rng, 3, 4, 2, 3, lens=[4, 2, 1], fill=2.5, with_h0=True)))
+    for case in cases:
+        ctx.check_unchanged(F, case)
 
 
 @check("birnn", "no_state")
