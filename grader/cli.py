@@ -54,6 +54,14 @@ def open_course(course_dir: Path | None):
     return load_course(course_root(course_dir))
 
 
+def bundled_messages():
+    """The bundled course's catalogue, or None (the package's) where it cannot be loaded."""
+    try:
+        return open_course(None).messages
+    except CourseError:
+        return None
+
+
 def check_output(output: Path | None) -> None:
     """Refuse an --output that cannot be written before any grading, not after it."""
     if output is None:
@@ -541,14 +549,18 @@ def gradescope_bundle(out, course_dir, lang):
 @click.option("--list", "list_", is_flag=True, help="List every adjustment.")
 @click.option("--gradebook", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The gradebook (default: the only *.gradebook.sqlite in the current folder).")
-def adjust(student, exercise, points_, set_to, reason, by, list_, gradebook):
+@click.option("--course", "course_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The course the class was graded with, whose messages the feedback file is written "
+                   "again with (default: the bundled course).")
+def adjust(student, exercise, points_, set_to, reason, by, list_, gradebook, course_dir):
     """Adjust a student's exercise score by hand (kept across regrades, shown wherever the score is)."""
     from grader.classroom.staff_cli import adjust_command
 
     path = gradebook or find_gradebook()
     if not path.is_file():
         raise BadInput(f"no such gradebook: {path}")
-    for line in adjust_command(path, student, exercise, points_, set_to, reason, by, list_):
+    messages = open_course(course_dir).messages if course_dir is not None else bundled_messages()
+    for line in adjust_command(path, student, exercise, points_, set_to, reason, by, list_, messages):
         click.echo(shown(line) if "\t" not in line else "\t".join(shown(cell) for cell in line.split("\t")))
 
 

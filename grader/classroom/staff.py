@@ -139,10 +139,11 @@ class StaffOptions:
         return lines
 
 
-def refresh_one(book, book_path: Path, student: str) -> Path | None:
+def refresh_one(book, book_path: Path, student: str, messages=None) -> Path | None:
     """After ``grade adjust``: the student's feedback file of the latest run, written again with the
     final score, in its kind and language (read from the file: ``lang="zh`` or Chinese in its first
-    line); None when the run wrote none. The next ``grade class`` run writes it again anyway."""
+    line) and with ``messages`` (the course's catalogue; None: the package's); None when the run
+    wrote none. The next ``grade class`` run writes it again anyway."""
     import re
 
     from grader.classroom.adjustments import per_exercise
@@ -167,9 +168,9 @@ def refresh_one(book, book_path: Path, student: str) -> Path | None:
     kind = "html" if path.suffix == ".html" else "markdown"
     first = head.split("<body", 1)[-1] if kind == "html" else head.splitlines()[0] if head else ""
     lang = "zh" if re.search(r"""lang=["']?zh""", head) or re.search(r"[\u4e00-\u9fff]", first[:400]) else "en"
-    writer = FeedbackWriter(folder, kind, lang)
+    writer = FeedbackWriter(folder, kind, lang, messages)
     text = with_final(writer.render(attempt.result, student), kind, lang, final_for(book, attempt),
-                      per_exercise(book, attempt), book.adjustments(student))
+                      per_exercise(book, attempt), book.adjustments(student), messages)
     write_atomically(path, text)
     return path
 

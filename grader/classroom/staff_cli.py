@@ -9,8 +9,10 @@ from grader.classroom.adjustments import exercise_scores, parse_points
 from grader.base.errors import BadInput
 
 
-def adjust_command(path, student, exercise, points, set_to, reason, by, list_) -> list[str]:
-    """What ``grade adjust`` prints; each adjustment checked against the student's latest attempt."""
+def adjust_command(path, student, exercise, points, set_to, reason, by, list_, messages=None) -> list[str]:
+    """What ``grade adjust`` prints; each adjustment checked against the student's latest attempt.
+    ``messages``: the course's catalogue, which the feedback file is written again with (None: the
+    package's)."""
     from grader.classroom.gradebook import Gradebook
     from grader.classroom.late_policy import final_for
     from grader.report.view import points as shown_points
@@ -51,7 +53,7 @@ def adjust_command(path, student, exercise, points, set_to, reason, by, list_) -
         final = final_for(book, attempt)
         from grader.classroom.staff import refresh_one
 
-        page = refresh_one(book, path, student)
+        page = refresh_one(book, path, student, messages)
         return [f"{student} {exercise}: {'set to ' + shown_points(value) if kind == 'set' else f'{value:+g}'}"
                 f" by {who}; final score {shown_points(final.total)} / {shown_points(final.max_score)} "
                 f"(graded {shown_points(final.raw)}, adjustments {final.adjustments:+g}, "

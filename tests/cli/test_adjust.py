@@ -153,3 +153,16 @@ def test_the_html_feedback_shows_the_final_score_escaped(graded, tmp_path):
     assert "手动调整，quiz：+1（再加一分" in page and "最终成绩：2 / 23" in page and "<!doctype" in page.lower()
     # alice has nothing to add: her page has no final-score section
     assert '<section class="final">' not in (tmp_path / "class.feedback" / "alice.html").read_text()
+
+
+def test_feedback_written_again_keeps_the_course_s_words(graded, tmp_path):
+    """The course's catalogue (its title, its messages) writes the feedback again, as the class run
+    wrote it: only the final score's lines are new. Without --course the course is the bundled one."""
+    cls, book = graded
+    before = (tmp_path / "class.feedback" / "bob.md").read_text().splitlines()
+    code, _, err = run("adjust", "bob", "quiz", "--points", "+1", "--reason", "r", "--gradebook", book,
+                       "--course", STATS)
+    assert code == 0, err
+    after = (tmp_path / "class.feedback" / "bob.md").read_text().splitlines()
+    assert after[0] == before[0] and after[:len(before)] == before
+    assert after[len(before):] and any("Final score" in line for line in after[len(before):])
