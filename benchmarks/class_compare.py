@@ -9,7 +9,10 @@ PYTHONPATH set to it) and by this tree, both from a working directory outside th
 and each with a cache folder of its own (GRADER_CACHE_DIR). One untimed run of each comes
 first, so every timed run is the default path of a machine that has graded before (drawn
 cases kept, bytecode compiled). The table gives the median wall time of ROUNDS runs of each,
-submissions per second, and the ratio of the medians.
+submissions per second, the median CPU time of each run's process tree (user and system, every
+descendant that was waited for) and the ratios. On a shared machine the wall-clock ratio of one
+session moves with the other work (three sessions on 2026-12-06 gave 0.57x, 1.11x and 0.81x); the
+CPU ratio moves far less: quote both, with the load average the script prints.
 
 Results: the gradebooks of the first timed run of each are read (attempts.result, the
 language-neutral result both versions store) and compared per student and exercise: the
@@ -388,8 +391,9 @@ def compare(args, tmp: Path, old_root: Path, plants: dict):
     for name in envs:
         unstable = [d for r in range(1, args.rounds) for d in differences(books[name][0], books[name][r])]
         varies |= {d[:3] for d in unstable}
-        print(f"{name}: its {args.rounds} runs' results agree with each other: "
-              f"{'yes' if not unstable else f'NO, {len(unstable)} differences between its first run and a later one'}")
+        verdict = ("not checked (one run)" if args.rounds < 2 else "yes" if not unstable
+                   else f"NO, {len(unstable)} differences between its first run and a later one")
+        print(f"{name}: its {args.rounds} runs' results agree with each other: {verdict}")
         show(unstable, plants, args.show)
     everything = differences(books["old"][0], books["new"][0])
     flat = {name: [flatten(book) for book in books[name]] for name in envs}
