@@ -5,9 +5,8 @@ with the course's title, exercise order and notebook name; ``stubs/`` with the s
 files; ``checks/`` with its Python check modules, see grader/course/code.py; ``locales/``
 with its own messages) and ``solutions/`` (``reference/`` with the reference files and the
 answer key ``answers.yaml``, ``mistakes/<exercise>/`` with known wrong implementations and
-their ``catalogue.yaml``). Malformed content raises :class:`CourseError` naming the file
-and line.
-"""
+their ``catalogue.yaml``, read when first needed). Malformed content raises :class:`CourseError`
+naming the file and line."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
 
 from grader.checks.api import Registry
 from grader.course.declared_checks import combined_builder, declared_check
@@ -117,9 +115,23 @@ class Exercise:
     rtol: float
     atol: float
     checks: list[CheckSpec]
-    mistakes: list[MistakeSpec] = field(default_factory=list)
     path: Path | None = None
     returns: dict = field(default_factory=dict)   # function -> its results' names (``returns:``)
+    mistakes_from: tuple | None = field(default=None, repr=False, compare=False)   # (catalogue folder, suffix)
+    _mistakes: list | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def mistakes(self) -> list[MistakeSpec]:
+        """Read when first asked for (a correct submission never needs them); Course.select reads
+        those of the exercises it selects, so a broken catalogue is a course error before grading."""
+        if self._mistakes is None:
+            self._mistakes = []
+            try:
+                _load_mistakes(self, *self.mistakes_from) if self.mistakes_from else None
+            except BaseException:
+                self._mistakes = None   # the same error the next time it is asked for
+                raise
+        return self._mistakes
 
     @property
     def max_score(self) -> float:
@@ -192,7 +204,10 @@ class Course:
         unknown = [x for x in only if x not in self.exercises]
         if unknown:
             raise CourseError(f"unknown exercise id {unknown[0]!r} (known: {', '.join(self.exercises)})")
-        return [e for e in self.exercises.values() if not only or e.id in only]
+        chosen = [e for e in self.exercises.values() if not only or e.id in only]
+        for exercise in chosen:
+            exercise.mistakes   # a broken catalogue is a course error now, before any grading
+        return chosen
 
     def answer_key(self) -> dict:
         return load_yaml(self.answer_key_path)
@@ -385,6 +400,7 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
     data = load_yaml(catalogue_path) or {}
     r = _Reader(catalogue_path, data)
     files = sorted(os.listdir(folder))
+    mistakes = exercise.mistakes
     check_ids = {c.id for c in exercise.checks}
     for mistake_id, entry in data.items():
         m = _Reader(catalogue_path, entry, f" in {mistake_id}")
@@ -410,7 +426,7 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
         unknown = [f for f in fails if f not in check_ids]
         if unknown:
             m.fail(f"mistake {mistake_id!r} lists unknown check {unknown[0]!r}")
-        exercise.mistakes.append(MistakeSpec(
+        mistakes.append(MistakeSpec(
             id=mistake_id, exercise=exercise.id, title=m.texts("title"),
             explanation=m.texts("explanation"), hint=m.texts("hint", required=False),
             fails=fails, variants=variants,
@@ -529,8 +545,6 @@ def load_course(root: Path) -> Course:
     exercises.sort(key=lambda e: (order.get(e.id, len(order)), e.id))
     course = Course(root=root, exercises={e.id: e for e in exercises}, info=info, registry=registry)
     for exercise in exercises:
-        if course.is_kit:
-            _load_mistakes(exercise, course.kit_dir / "mistakes" / exercise.id, ".rec")
-        else:
-            _load_mistakes(exercise, root / "solutions" / "mistakes" / exercise.id)
+        exercise.mistakes_from = ((course.kit_dir / "mistakes" / exercise.id, ".rec") if course.is_kit
+                                  else (root / "solutions" / "mistakes" / exercise.id, ".py"))
     return course

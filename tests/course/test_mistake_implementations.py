@@ -72,5 +72,9 @@ def test_validate_accepts_listed_implementations_that_agree(tmp_path):
 def test_a_malformed_entry_is_a_course_error(tmp_path, lines, says):
     root = course_copy(tmp_path)
     add_to_entry(root, "step", "step.missing_bias", lines)
+    course = load_course(root)   # a catalogue is read when its exercise is first selected or diagnosed
     with pytest.raises(CourseError, match=says):
-        load_course(root)
+        course.select(["step"])
+    with pytest.raises(CourseError, match=says):   # and again: never half-read
+        course.exercises["step"].mistakes
+    course.select(["forward"])                    # an exercise whose catalogue is sound is graded

@@ -78,5 +78,5 @@ def test_hidden_evidence_is_a_bool_per_mistake_false_unless_set(tmp_path):
 def test_a_hidden_evidence_that_is_not_a_bool_names_file_and_line(tmp_path):
     catalogue, line = flag_first_mistake(copy_course(tmp_path), '"yes"')
     with pytest.raises(CourseError) as error:
-        load_course(catalogue.parents[3])
+        load_course(catalogue.parents[3]).select()   # the catalogues are read for the exercises selected
     assert str(error.value).startswith(f"{catalogue}:{line}: ") and "hidden_evidence" in str(error.value)
