@@ -247,3 +247,18 @@ def test_the_samplers_search_inputs_keep_u_clear_of_every_partial_sum():
                 break
             h = np.tanh(params["E"][token] @ params["W_x"] + h @ params["W_h"] + params["b"])
     assert searched >= 20
+
+
+@pytest.mark.parametrize("mistake", ["stops_before_stop_token", "stop_in_prefix"])
+def test_a_stop_rule_mistake_costs_the_stop_checks_only_and_the_same_every_time(grade, tmp_path, mistake):
+    """sample_fresh_u (u=None: the sampler draws its own numbers) judges valid ids, not the stop rule:
+    whether a fresh draw meets the stop token is chance, and a mistake must cost the same every run."""
+    folder = copy_reference(tmp_path / "sub")
+    wrong = ROOT / "solutions" / "mistakes" / "tinyrnn" / f"{mistake}.py"
+    (folder / "tiny_rnn.py").write_text((folder / "tiny_rnn.py").read_text() + "\n\n" + wrong.read_text())
+    outcomes = set()
+    for _ in range(4):
+        ex = exercise(grade(folder, ["tinyrnn"]), "tinyrnn")
+        outcomes.add((ex.score, tuple(sorted(c.name for c in ex.checks if not c.passed))))
+        assert next(c for c in ex.checks if c.name == "sample_fresh_u").passed
+    assert len(outcomes) == 1, outcomes
