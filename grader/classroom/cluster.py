@@ -78,9 +78,11 @@ class DaskPool:
             "isolation": isolation, "counterexamples": counterexamples, "only": tuple(only),
             "feedback": (feedback.kind, feedback.lang) if feedback is not None and feedback.kind != "none" else None,
         }
-        # Every worker, and every worker that joins or restarts later, gets the plugin.
-        self.plugin_name = PLUGIN_NAME
-        self.client.register_plugin(WarmGrader(settings), name=PLUGIN_NAME)
+        # Every worker, and every worker that joins or restarts later, gets the plugin, under a name of
+        # this run's: another client grading on the same cluster (another part of the class, other
+        # settings) registers its own beside it instead of replacing it.
+        self.plugin_name = f"{PLUGIN_NAME}-{uuid.uuid4().hex[:12]}"
+        self.client.register_plugin(WarmGrader(settings), name=self.plugin_name)
         self.in_flight: dict = {}
 
     def workers(self) -> int:
@@ -97,7 +99,8 @@ class DaskPool:
         run = uuid.uuid4().hex[:8]
 
         def submit(batch: list, packed: list) -> None:
-            future = self.client.submit(grade_batch, packed, only, pure=False, key=f"grade-{run}-{uuid.uuid4().hex}")
+            future = self.client.submit(grade_batch, packed, only, self.plugin_name, pure=False,
+                                        key=f"grade-{run}-{uuid.uuid4().hex}")
             self.in_flight[future] = batch
             finished.add(future)
 

@@ -172,7 +172,8 @@ class WarmGrader(WorkerPlugin):
 def quiet_profiler(worker) -> list:
     """Stop the worker's statistical profiler while the plugin is there (restarted at teardown):
     every 10 ms it takes the interpreter from the grading thread to walk its stack, a cost per
-    submission that a local grading process does not pay (see benchmarks/README.md)."""
+    submission that a local grading process does not pay (see benchmarks/README.md). With two
+    runs' plugins on a worker, the first one's teardown turns it on again."""
     callbacks = [getattr(worker, "periodic_callbacks", {}).get(name) for name in ("profile", "profile-cycle")]
     running = [c for c in callbacks if c is not None and c.is_running()]
     for callback in running:
@@ -180,13 +181,14 @@ def quiet_profiler(worker) -> list:
     return running
 
 
-def grade_batch(batch: list, only: tuple):
+def grade_batch(batch: list, only: tuple, plugin_name: str = PLUGIN_NAME):
     """The task: ``batch``, a list of (student, packed submission), graded on this worker one
-    after the other. Returns, in order, what a local grading process returns for each
+    after the other by the warm grader of the run's plugin (registered as ``plugin_name``).
+    Returns, in order, what a local grading process returns for each
     (grader/classroom.grade_loaded), or ``{"refused": why, "worker": address}``."""
     from grader.classroom.class_run import batch_scheduling
 
-    plugin = get_worker().plugins[PLUGIN_NAME]
+    plugin = get_worker().plugins[plugin_name]
     with plugin.lock, batch_scheduling():
         try:
             warm = plugin.warm()

@@ -190,7 +190,8 @@ def test_a_local_cluster_and_the_python_api(klass, local_run, tmp_path, secret_e
         with distributed.Client(cluster.scheduler_address) as client:   # the warm graders were stopped
             plugins = client.run(lambda dask_worker: sorted(dask_worker.plugins))
             profiling = client.run(lambda dask_worker: dask_worker.periodic_callbacks["profile"].is_running())
-        assert len(plugins) == 2 and not any("rnn-grader" in names for names in plugins.values()), plugins
+        assert len(plugins) == 2 and not any(n.startswith("rnn-grader") for names in plugins.values()
+                                             for n in names), plugins
         assert all(profiling.values()), profiling
     assert sorted(run_.graded) == ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"]
     rows = graded_rows(tmp_path / "book.sqlite")
@@ -200,9 +201,33 @@ def test_a_local_cluster_and_the_python_api(klass, local_run, tmp_path, secret_e
 
 
 def warmed_without_a_task(dask_worker):
-    plugin = dask_worker.plugins["rnn-grader"]
+    [plugin] = [p for name, p in dask_worker.plugins.items() if name.startswith("rnn-grader-")]
     plugin.building.join(120)
     return plugin.grader is not None, dask_worker.periodic_callbacks["profile"].is_running()
+
+
+def test_two_runs_on_one_cluster_each_keep_their_own_warm_graders(klass, tmp_path, secret_env, monkeypatch):
+    """Two clients at once (other exercises each): each run's plugin has a name of its own, so the
+    second does not replace the first's warm graders, and the first's end leaves the second's."""
+    from grader.classroom.class_run import grade_class
+    from grader.classroom.cluster import DaskPool
+    from grader.course.loader import bundled_course_root, load_course
+    from grader.classroom.gradebook import Gradebook
+
+    monkeypatch.setenv("GRADER_SECRET", secret_env["GRADER_SECRET"])
+    course = load_course(bundled_course_root())
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        pools = {only: DaskPool(cluster.scheduler_address, course, only=(only,), isolation="none",
+                                counterexamples=False) for only in ("step", "params")}
+        for only, pool in pools.items():
+            with Gradebook(tmp_path / f"{only}.sqlite") as book:
+                run_ = grade_class(load_course(bundled_course_root()), klass, book, jobs=1, only=(only,),
+                                   isolation="none", counterexamples=False, cluster=pool)
+            assert not run_.failed, run_.failed
+            rows = graded_rows(tmp_path / f"{only}.sqlite")
+            assert {e["id"] for e in rows["alice"][3]["exercises"]} == {only}
+            assert rows["alice"][0] == rows["alice"][1] > 0
 
 
 @needs_bwrap
