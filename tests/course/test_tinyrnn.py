@@ -249,7 +249,7 @@ def test_the_samplers_search_inputs_keep_u_clear_of_every_partial_sum():
     assert searched >= 20
 
 
-@pytest.mark.parametrize("mistake", ["stops_before_stop_token", "stop_in_prefix"])
+@pytest.mark.parametrize("mistake", ["stops_before_stop_token", "stop_in_prefix", "prefix_returned"])
 def test_a_stop_rule_mistake_costs_the_stop_checks_only_and_the_same_every_time(grade, tmp_path, mistake):
     """sample_fresh_u (u=None: the sampler draws its own numbers) judges valid ids, not the stop rule:
     whether a fresh draw meets the stop token is chance, and a mistake must cost the same every run."""
