@@ -169,6 +169,20 @@ def test_an_endless_loop_costs_its_timeout_once_per_submission(course, tmp_path)
     assert "`rnn_step`" in later.render("zh") and "超时" in later.render("zh")
 
 
+def test_a_warning_names_the_student_s_file_the_same_in_every_run(grade, tmp_path):
+    """Python names the file a warning comes from by its staged path, which changes with the order
+    a run grades in (/submission/s48/...): the output shows the student's own file name."""
+    outputs = []
+    for n in range(2):
+        folder = copy_reference(tmp_path / f"ref{n}")
+        path = folder / "rnn_step.py"
+        path.write_text("import warnings\nwarnings.warn('from the import')\n" + path.read_text())
+        outputs.append(grade(folder, only=["step"]).exercises[0].output)
+    assert outputs[0] == outputs[1], outputs
+    assert "rnn_step.py:2: UserWarning: from the import" in outputs[0]
+    assert "/submission/" not in outputs[0] and "grade-exchange" not in outputs[0]
+
+
 def test_student_prints_are_captured_not_leaked(grade, tmp_path, capfd):
     folder = copy_reference(tmp_path / "ref")
     path = folder / "rnn_step.py"
