@@ -124,14 +124,13 @@ class Exercise:
     def mistakes(self) -> list[MistakeSpec]:
         """Read when first asked for (a correct submission never needs them); Course.select reads
         those of the exercises it selects, so a broken catalogue is a course error before grading."""
-        if self._mistakes is None:
-            self._mistakes = []
-            try:
-                _load_mistakes(self, *self.mistakes_from) if self.mistakes_from else None
-            except BaseException:
-                self._mistakes = None   # the same error the next time it is asked for
-                raise
+        if self._mistakes is None:   # an error leaves it None: the same error the next time
+            self._mistakes = _load_mistakes(self, *self.mistakes_from) if self.mistakes_from else []
         return self._mistakes
+
+    @mistakes.setter
+    def mistakes(self, value: list[MistakeSpec]):
+        self._mistakes = list(value)
 
     @property
     def max_score(self) -> float:
@@ -391,16 +390,16 @@ def _wrong_answers(c: _Reader, key: str, fmt: str, value) -> None:
                    f"{', '.join(LANGUAGES)}", getattr(texts, "line", None) or line)
 
 
-def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
+def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py") -> list[MistakeSpec]:
     """``suffix``: ``.py`` for the wrong implementations of solutions/mistakes, ``.rec`` for a
     kit's records of what they returned (grader/course/kit_records.py)."""
     catalogue_path = folder / "catalogue.yaml"
     if not catalogue_path.exists():
-        return
+        return []
     data = load_yaml(catalogue_path) or {}
     r = _Reader(catalogue_path, data)
     files = sorted(os.listdir(folder))
-    mistakes = exercise.mistakes
+    mistakes: list[MistakeSpec] = []
     check_ids = {c.id for c in exercise.checks}
     for mistake_id, entry in data.items():
         m = _Reader(catalogue_path, entry, f" in {mistake_id}")
@@ -433,6 +432,7 @@ def _load_mistakes(exercise: Exercise, folder: Path, suffix: str = ".py"):
             hidden_evidence=m.get("hidden_evidence", bool, default=False, required=False),
             silent=_silence(m, mistake_id, exercise), listed=bool(listed)))
     del r
+    return mistakes
 
 
 def _silence(m: _Reader, mistake_id: str, exercise: Exercise) -> Silence:
