@@ -8,8 +8,10 @@ worker's child runs it with a non-interactive backend and its caches in its priv
 (grader/sandbox/worker/zygote.py). Where the environment lacks it, an import of it stops its cell with
 a message saying so (grader/grading/worker_errors.py).
 
-The packages are declared for the process (:func:`declare`, by grader/runner.Worker) before the
-isolation is chosen: one course is graded per process.
+The packages are declared for the process (:func:`declare`, by grader/grading/engine.Grader) before
+its Worker is made: one course is graded per process. A worker `grade check` started before the
+course was loaded (grader/sandbox/launch.py) knows none; the Worker of a course that declares
+installed ones does not take it, and starts its own.
 """
 
 from __future__ import annotations
