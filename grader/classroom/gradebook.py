@@ -12,6 +12,7 @@ the others.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -199,6 +200,21 @@ class Gradebook:
         if self.db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")   # the submissions table is there now
 
+    @contextlib.contextmanager
+    def transaction(self):
+        """One transaction: every statement inside is kept, or none (a kill at any point included).
+        The connection is in autocommit mode (``isolation_level=None``), where ``with self.db:``
+        opens no transaction: each statement, and each row of an ``executemany``, would be a
+        transaction of its own, so an attempt's 144 check rows were 144 commits, and a run
+        killed among them kept an attempt without all its checks."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
     def close(self):
         self.db.close()
 
@@ -249,7 +265,7 @@ class Gradebook:
 
     def set_extensions(self, extensions: dict[str, str]):
         """The ``--extensions`` file's rows replace the ones before (the file is the list)."""
-        with self.db:
+        with self.transaction():
             self.db.execute("DELETE FROM extensions")
             self.db.executemany("INSERT INTO extensions (student, deadline, set_at) VALUES (?, ?, ?)",
                                 [(student, deadline, now()) for student, deadline in extensions.items()])
@@ -287,7 +303,7 @@ class Gradebook:
         return self.record_prepared(run_id, student, content, prepare(result))
 
     def record_prepared(self, run_id: int, student: str, content: str, attempt: "PreparedAttempt") -> int:
-        with self.db:
+        with self.transaction():
             # report_en/report_zh: empty, not NULL, so an older gradebook's NOT NULL columns accept the row
             cur = self.db.execute(
                 "INSERT INTO attempts (run_id, student, content, graded_at, score, max_score, isolation, seconds,"
