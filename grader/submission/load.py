@@ -376,11 +376,13 @@ def _list_top(folder: Path, boundary: str, skip: set[str]) -> tuple[list[Path], 
         it = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
         raise SubmissionError(f"cannot read folder {folder}: {exc.strerror}") from None
+    folder_real = os.path.realpath(folder)
     for entry in it:
         if _ignored(entry.name):
             continue
-        real = os.path.realpath(entry.path)
-        if entry.is_symlink() and not _inside(real, boundary):
+        link = entry.is_symlink()
+        real = os.path.realpath(entry.path) if link else os.path.join(folder_real, entry.name)
+        if link and not _inside(real, boundary):
             continue
         if real in skip:
             continue
@@ -421,10 +423,12 @@ def _walk(folder: Path, boundary: str, skip: set[str], notes: list[Message], sho
             if _ignored(name):
                 continue
             relname = rel + name
-            real = os.path.realpath(entry.path)
+            link = entry.is_symlink()
+            # `directory` is a real path and scandir never names "." or "..": only a link moves
+            real = os.path.realpath(entry.path) if link else entry.path
             if real in skip:
                 continue
-            if entry.is_symlink():
+            if link:
                 if not _inside(real, boundary):
                     notes.append(note("note.link_outside", path=relname))
                     continue

@@ -187,6 +187,33 @@ def test_folder_symlinks(tmp_path):
     assert (sub.root / "real" / "impl.py").exists()
 
 
+def test_a_folder_reached_through_a_link_stages_as_through_its_real_path(tmp_path):
+    """Real paths are derived from the folder's own (only a link is resolved on its own): a path
+    through a linked parent stages the same files and notes, and a work folder inside the
+    submission is still never staged."""
+    outside = write(tmp_path / "secret" / "secret.py", "TOKEN = 1\n")
+    src = tmp_path / "store" / "erin"
+    write(src / "rnn_step.py", RNN_STEP)
+    write(src / "pkg" / "impl.py", "Y = 2\n")
+    try:
+        (tmp_path / "via").symlink_to(tmp_path / "store", target_is_directory=True)
+        (src / "leak.py").symlink_to(outside)
+        (src / "pkg" / "alias.py").symlink_to(src / "rnn_step.py")
+    except (OSError, NotImplementedError):
+        pytest.skip("symlinks not supported here")
+
+    staged = {}
+    for how, path in (("real", src), ("linked", tmp_path / "via" / "erin")):
+        sub = load_submission(path, path / "work")     # the work folder inside the submission
+        staged[how] = (sorted(p.relative_to(sub.root).as_posix() for p in sub.root.rglob("*")),
+                       notes_of(sub), sub.modules)
+    assert staged["real"] == staged["linked"]
+    files, notes, modules = staged["real"]
+    assert files == ["pkg", "pkg/alias.py", "pkg/impl.py", "rnn_step.py"]
+    assert any("leak.py" in n and "outside" in n for n in notes)
+    assert modules == {"rnn_step": Path("rnn_step.py")}
+
+
 def test_folder_descends_into_single_subfolder(tmp_path):
     src = tmp_path / "dave"
     write(src / "readme.txt", "my homework\n")
