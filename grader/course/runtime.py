@@ -76,6 +76,15 @@ class CourseRuntime:
             self._memo[key] = build()
         return self._memo[key]
 
+    def memo_entries(self) -> dict:
+        """What the memo holds (grader/grading/kept_memo.py keeps it between runs)."""
+        return dict(self._memo)
+
+    def start_memo(self, entries: dict) -> None:
+        """Entries an earlier run built (grader/grading/kept_memo.py), where this run has none yet."""
+        for key, value in entries.items():
+            self._memo.setdefault(key, value)
+
     def reference_function(self, file: str, func: str):
         return self.reference.function(module_name(file), func)
 

@@ -25,6 +25,7 @@ from grader.base.errors import CourseError, InternalError
 from grader.base.i18n import Message
 from grader.course.kit_records import NotInKit
 from grader.sandbox.plain_code import shares_one_child
+from grader.grading import kept_memo
 from grader.grading.plan import Plan, record_plan
 from grader.grading.run import SubmissionRun, names_from_hidden_calls
 from grader.report.results import CheckResult, SubmissionResult
@@ -39,6 +40,7 @@ STRICT = os.environ.get("GRADER_STRICT") == "1"   # tests: a bug in a check rais
 # Functions of exercises that lost points are answered by the reference in later exercises
 # (grader/grading/stand_ins.py); GRADER_STAND_INS=0 grades every exercise with the student's own.
 STAND_INS = os.environ.get("GRADER_STAND_INS", "1") != "0"
+KEEP_MEMO = True   # test vectors, reference results and plans kept between runs (grader/grading/kept_memo.py)
 
 
 class Grader:
@@ -61,6 +63,13 @@ class Grader:
             self.worker.prestart()   # starts while the submission is staged and the plan drawn
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
+        # The test vectors, reference results and plans an earlier run of this course built.
+        self._kept = kept_memo.memo_path(self.runtime, self.checks, self.hidden) if KEEP_MEMO else None
+        self._known, self._kept_by = set(), os.getpid()
+        if self._kept is not None:
+            entries, refused = kept_memo.read(self._kept)
+            self.runtime.start_memo(entries)
+            self._known = {*self.runtime.memo_entries(), *refused}
         self.time_limit = time_limit
         self.counterexamples = counterexamples
         self._counterexamples: dict = {}
@@ -91,7 +100,20 @@ class Grader:
     def grade(self, submission: Submission, only=(), progress=None) -> SubmissionResult:
         """``progress``: told of each exercise as it starts and ends (grader/classroom/progress.py).
         One run of its own for each submission (grader/grading/run.py): nothing of it stays here."""
-        return SubmissionRun(self, submission, only, progress).run()
+        try:
+            return SubmissionRun(self, submission, only, progress).run()
+        finally:
+            self._keep_memo()
+
+    def _keep_memo(self):
+        """The memo kept for the next run where this run added to it (in the process that read
+        it: a class's grading processes, forked after its warm-up, add nothing)."""
+        if self._kept is None or os.getpid() != self._kept_by:
+            return
+        entries = self.runtime.memo_entries()
+        if kept_memo.new_keys(entries, self._known):
+            kept_memo.keep(self._kept, entries)
+            self._known = set(entries)
 
     def shares_one_child(self, submission: Submission) -> bool:
         """Whether the submission's exercises may share one child (:func:`shares_one_child`)."""
