@@ -211,7 +211,8 @@ class Gradebook:
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:      # some errors (a full disk) have ended it already
+                self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 
