@@ -64,6 +64,7 @@ class Cgroup:
     def _remove(directory: Path, patience: float = 2.0):
         """Kill whatever is left inside, then remove the group (it must be empty first)."""
         deadline = time.monotonic() + patience
+        pause = 0.0005      # killed processes leave within a millisecond or two: look again soon, then less often
         while True:
             try:
                 for pid in (directory / "cgroup.procs").read_text().split():
@@ -78,7 +79,8 @@ class Cgroup:
             except OSError:
                 if time.monotonic() > deadline:
                     return
-                time.sleep(0.01)
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
 
 
 def _remove_stale(parent: Path):

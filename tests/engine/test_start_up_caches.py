@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import json
 import stat
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -99,6 +100,19 @@ def test_the_seccomp_filter_is_compiled_once_and_kept(cache):
             assert json.loads(kept.read_text(encoding="utf-8"))["bpf"] == compiled.hex()
     finally:
         seccomp._compiled.cache_clear()
+
+
+def test_the_kept_filters_key_follows_the_libseccomp_the_binding_loads():
+    """The kept filter's key names the library by path, size and time: the one the binding loads
+    must be among the files it looks at (it lists the loader's folders, not all of /usr/lib)."""
+    try:
+        seccomp._compile()
+    except seccomp.SeccompUnavailable:
+        pytest.skip("no libseccomp here")
+    with open("/proc/self/maps", encoding="utf-8") as fh:
+        loaded = {line.split()[-1] for line in fh if "libseccomp.so" in line}
+    listed = {str(Path(p).resolve()) for p in seccomp._libseccomp_files()}
+    assert loaded and {str(Path(p).resolve()) for p in loaded} <= listed, (loaded, listed)
 
 
 def test_messages_are_kept_by_content_and_a_broken_kept_file_is_read_again(cache, tmp_path):
