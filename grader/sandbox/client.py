@@ -409,15 +409,17 @@ class Worker:
             kill(proc)
 
     def stop(self):
-        # In bubblewrap, killing it ends the sandbox's PID namespace and everything in it at once.
-        # Elsewhere the zygote is asked to end its child first (by pid: a child that left the
-        # process group is not missed), and its control socket closing says it has: waited for
-        # with select, not subprocess's polling wait (which sleeps in steps: 15 ms a stop).
-        if self._proc is not None and self._proc.poll() is None and not self.isolation.sandboxed:
+        # The zygote ends and reaps its child (by pid: one that left the process group is not
+        # missed), then exits at once; its control socket closing says so, waited for with
+        # select before subprocess's wait (which polls in growing sleeps). An orderly exit, not
+        # a kill: each process is reaped by its parent, so the CPU time of the whole sandbox is
+        # counted to the grader's process tree (the benchmarks' CPU figures read it there).
+        if self._proc is not None and self._proc.poll() is None:
             try:
                 self._control.send(json.dumps({"op": "exit"}).encode("utf-8"))
                 select.select([self._control], [], [], 2.0)
-            except OSError:
+                _wait_for_exit(self._proc, 2.0)
+            except (OSError, subprocess.TimeoutExpired):
                 pass
         self._kill()   # the sandbox's PID namespace dies with it: nothing survives
         if self._cgroup is not None:
@@ -430,6 +432,21 @@ class Worker:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def _wait_for_exit(proc: subprocess.Popen, timeout: float) -> None:
+    """Wait until ``proc`` exits (at most ``timeout``), woken by the kernel as it does (a pidfd),
+    not by subprocess's sleeps; then reap it."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):   # an older kernel or Python: subprocess's own wait
+        proc.wait(timeout=timeout)
+        return
+    try:
+        select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    proc.wait(timeout=timeout)
 
 
 def _link_or_copy(source, target):

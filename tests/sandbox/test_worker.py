@@ -205,3 +205,23 @@ def test_a_batch_stops_at_the_submission_deadline(worker, tmp_path):
     kinds = [r.kind if isinstance(r, StudentError) else "ok" for r in results]
     assert took < 2.5, took
     assert kinds[0] == "ok" and "time_limit" in kinds and kinds.count("ok") < 6, kinds
+
+
+@pytest.mark.parametrize("isolation", ["sandbox", "none"])
+def test_a_stopped_worker_is_reaped_whole_so_its_cpu_time_counts(tmp_path, isolation):
+    """Stopping a worker is an orderly exit: the zygote reaps its child, bubblewrap reaps the zygote,
+    the grader reaps bubblewrap. So the CPU time student code spent is counted to the grader's
+    process tree (RUSAGE_CHILDREN), as the benchmarks read it; a kill of bubblewrap would orphan
+    the sandbox and lose it."""
+    import resource
+
+    (tmp_path / "busy.py").write_text("def spin():\n    n = 0\n    for i in range(6_000_000):\n        n += i\n"
+                                      "    return n\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with Worker(isolation=isolation) as worker:
+        with worker.staged(tmp_path) as root:
+            module = StudentModule(worker, root, "busy", 20.0)
+            assert module.call("spin").value == sum(range(6_000_000))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    counted = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert counted > 0.15, counted      # the loop alone takes about 0.3 s of CPU
