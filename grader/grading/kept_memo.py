@@ -37,13 +37,12 @@ import json
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 import grader
-from grader.base.cache_folder import cache_dir
+from grader.base.cache_folder import cache_dir, store_bytes
 from grader.base.code_digest import put
 from grader.checks.api import Case
 from grader.course.runtime import CourseRuntime
@@ -266,7 +265,7 @@ def keep(path: Path, memo: dict) -> None:
         frame = _pack({"entries": entries, "cases": encoder.cases, "refused": refused}, encoder.arrays)
     except (TypeError, ValueError, RecursionError):
         return
-    _write(path, frame)
+    store_bytes(path, frame)
 
 
 def _forget_after(encoder: _Encoder, cases: int, arrays: int) -> None:
@@ -291,21 +290,6 @@ def _pack(tree: dict, arrays: list) -> bytes:
     header = json.dumps({**tree, "arrays": table, "payload": offset}, allow_nan=False).encode("utf-8")
     header += b" " * (-(len(header) + 8) % ALIGN)   # JSON ends in whitespace
     return b"".join([len(header).to_bytes(8, "big"), header, *blobs])
-
-
-def _write(path: Path, frame: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".kept-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(frame)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        pass
 
 
 # ---------------------------------------------------------------- reading back
