@@ -11,6 +11,7 @@ changed.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import hashlib
 import multiprocessing
@@ -149,6 +150,7 @@ def _init_job():
     rendered here: the parent stays light, and its memory does not grow with the class."""
     global _GRADER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(_PREPARED.get("parent"))
     settings = _PREPARED
     _GRADER = Grader(settings["course"], runtime=settings["runtime"], isolation=settings["isolation"],
                      counterexamples=settings["counterexamples"], private=settings["private"])
@@ -157,6 +159,19 @@ def _init_job():
     # The warm test vectors, reference results and plans live as long as the process:
     # the garbage collector need not walk them again and again.
     gc.freeze()
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """This grading process is killed when the run's process dies, however it dies: after a
+    ``kill -9`` of ``grade class`` (not of its process group) the grading processes would
+    otherwise wait for work forever, each with its warm sandboxed worker (which goes with its
+    grading process: bwrap --die-with-parent). Linux only; elsewhere nothing changes."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:     # it died before: no signal will come
+        os._exit(1)
 
 
 @contextlib.contextmanager
@@ -293,7 +308,7 @@ def grade_class(course, directory: Path, gradebook: Gradebook, *, jobs: int, onl
             + [path.resolve() for path in (found.private if found is not None else ())]
         with Grader(course, isolation=isolation, counterexamples=counterexamples, private=private) as warm:
             warm_up(warm, course, only)
-            _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation,
+            _PREPARED.update(course=course, runtime=warm.runtime, isolation=isolation, parent=os.getpid(),
                              counterexamples=counterexamples, feedback=feedback, private=private,
                              variant_secret=_variant_secret(course))
     if feedback:

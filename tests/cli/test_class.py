@@ -110,6 +110,60 @@ def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
     assert all(s["score"] == s["max_score"] for s in json.loads(out)["submissions"])
 
 
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_grading_processes_end_when_the_run_is_killed_alone(tmp_path):
+    """kill -9 of the run's process alone (not its group): its grading processes end with it
+    (PR_SET_PDEATHSIG), instead of waiting for work forever with their sandboxed workers."""
+    cls = tmp_path / "class"
+    template = copy_reference(tmp_path / "template")
+    for i in range(12):
+        shutil.copytree(template, cls / f"s{i:02d}")
+    book = tmp_path / "book.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "2", "--gradebook",
+                             str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (book.exists() and attempts(book)):
+            time.sleep(0.05)
+        assert attempts(book), "no attempt recorded in time"
+        jobs = {pid for pid in _children(proc.pid)
+                if "grader" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")}
+        assert len(jobs) >= 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() and
+                                                  "Z" != _state(pid) for pid in jobs):
+            time.sleep(0.1)
+        left = [pid for pid in jobs if Path(f"/proc/{pid}").exists() and _state(pid) != "Z"]
+        assert not left, f"grading processes still running after the run was killed: {left}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
+
+
 def test_class_without_bubblewrap_is_confined_otherwise(small_class, tmp_path):
     """No bwrap on PATH: the class is graded confined by the fallback (a uid of its own as root,
     Landlock), which each report names; --no-sandbox is a plain process."""
