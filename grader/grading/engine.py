@@ -63,8 +63,10 @@ class Grader:
             self.worker.prestart()   # starts while the submission is staged and the plan drawn
         self.diagnoser = Diagnoser(self.runtime)
         self.checks = course.registry.checks
-        # The test vectors, reference results and plans an earlier run of this course built.
-        self._kept = kept_memo.memo_path(self.runtime, self.checks, self.hidden) if KEEP_MEMO else None
+        # The test vectors, reference results and plans an earlier run of this course built, for a
+        # runtime that has none yet (a class's grading processes share their parent's, warm).
+        fresh = KEEP_MEMO and not self.runtime.memo_entries()
+        self._kept = kept_memo.memo_path(self.runtime, self.checks, self.hidden) if fresh else None
         self._known, self._kept_by = set(), os.getpid()
         if self._kept is not None:
             entries, refused = kept_memo.read(self._kept)
