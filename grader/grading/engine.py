@@ -48,14 +48,17 @@ class Grader:
 
     def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
                  isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True,
-                 hidden: bool = True, private: list[Path] = ()):
+                 hidden: bool = True, private: list[Path] = (), instructor_diagnosis: bool = True):
         """``private``: more paths student code must not reach (a class's folder, its gradebook);
-        the course's are always."""
+        the course's are always. ``instructor_diagnosis``: name what the hidden checks' calls show
+        (ExerciseResult.hidden_diagnoses, which the gradebook and the class report read); a command
+        that only shows a report, such as ``grade check``, has no use for them and skips the work."""
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
         # A student kit's runtime has no hidden check to run (nor the secret their inputs come from)
         # and no answer key: its reports grade the visible checks and say what the instructor grades.
         self.hidden = hidden and self.runtime.has_secret
+        self.instructor_diagnosis = instructor_diagnosis
         counterexamples = counterexamples and self.runtime.runs_reference   # a search needs it on new inputs
         declare_display_packages(course.info.display_packages if course.info else ())   # before the worker starts
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root, *private])
@@ -132,8 +135,9 @@ class Grader:
                                  lambda: record_plan(self.runtime, exercise, self.checks, self.hidden))
 
     def hidden_evidence(self, exercise) -> bool:
-        """Whether the exercise's hidden checks run here and some mistake may be named from them."""
-        return self.hidden and names_from_hidden_calls(exercise)
+        """Whether the exercise's hidden checks run here and some mistake may be named from them
+        for the instructor."""
+        return self.hidden and self.instructor_diagnosis and names_from_hidden_calls(exercise)
 
     def _diagnose(self, exercise, calls, hidden_calls=()):
         """Named mistakes (with ``hidden_calls``: the instructor's, grader/grading/diagnose.py); a student

@@ -76,3 +76,27 @@ def test_isclose64_is_numpys_isclose():
                 with np.errstate(all="ignore"):
                     expected = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
                 np.testing.assert_array_equal(isclose64(x, y, rtol, atol), expected)
+
+
+def test_without_the_instructors_diagnosis_every_report_is_the_same(course, tmp_path):
+    """`grade check` skips what only a gradebook reads (hidden_diagnoses): nothing it shows changes."""
+    from grader.grading.engine import Grader
+    from grader.report import FORMATS, render
+    from grader.submission.load import load_submission
+
+    folder = copy_reference(tmp_path / "student")
+    with_mistake(folder, "rnn_step.py", MISTAKES / "manual_tanh_overflow.py")   # only hidden calls show it
+    results = {}
+    for instructor in (True, False):
+        with Grader(course, counterexamples=False, instructor_diagnosis=instructor) as grader:
+            result = grader.grade(load_submission(folder, tmp_path / f"work-{instructor}"), ["step"])
+        result.elapsed = 0.0
+        for exercise in result.exercises:
+            exercise.elapsed = 0.0
+        results[instructor] = result
+    assert results[True].exercises[0].hidden_diagnoses == ["step.manual_tanh_overflow"]
+    assert results[False].exercises[0].hidden_diagnoses == []
+    for fmt in FORMATS:
+        for lang in ("en", "zh"):
+            assert render(results[True], fmt, lang, messages=course.messages) == \
+                render(results[False], fmt, lang, messages=course.messages), (fmt, lang)
