@@ -124,9 +124,10 @@ def check(path, fmt, output, lang, only, course_dir, no_sandbox, counterexamples
     course.select(only)  # unknown ids are bad input before any work
 
     def make_grader():
-        # what the hidden checks' calls show is for a gradebook: no report of this command shows it
+        # what the hidden checks' calls show is for a gradebook: no report of this command shows it;
+        # the student's answers.yaml, graded again on every run of theirs, is parsed once
         return Grader(course, isolation="none" if no_sandbox else "auto", counterexamples=counterexamples,
-                      instructor_diagnosis=False)
+                      instructor_diagnosis=False, keep_answers=True)
 
     def warn(isolation):
         if not isolation.confined and not no_sandbox:

@@ -109,13 +109,15 @@ def _parser_identity() -> bytes:
         return origin.encode()
 
 
-def cached_parse(data: bytes, parse):
+def cached_parse(data: bytes, parse, kind: str = "yaml"):
     """``parse()``'s result for a file of bytes ``data``: read back from the cache folder when a run
-    kept it, else parsed and kept (when it is plain data) for the next run."""
+    kept it, else parsed and kept (when it is plain data) for the next run. ``kind`` names the parse
+    (a course's YAML with line numbers, a student's answers without aliases): the same bytes parsed
+    another way are kept apart."""
     folder = cache_dir()
     if folder is None or len(data) > MAX_BYTES:
         return parse()
-    path = folder / f"yaml-{_key(data)}.json"
+    path = folder / f"{kind}-{_key(data)}.json"
     try:
         with open(path, encoding="utf-8") as fh:
             return decode(json.load(fh))

@@ -30,6 +30,7 @@ from grader.grading.plan import Plan, record_plan
 from grader.grading.run import SubmissionRun, names_from_hidden_calls
 from grader.report.results import CheckResult, SubmissionResult
 from grader.sandbox.client import StudentError, Worker
+from grader.course.cache import cached_parse
 from grader.course.runtime import CourseRuntime
 from grader.grading.stand_ins import StandInAnswers
 from grader.sandbox.trusted_calls import Overrun
@@ -48,17 +49,21 @@ class Grader:
 
     def __init__(self, course: Course, worker: Worker | None = None, runtime: CourseRuntime | None = None,
                  isolation: str = "auto", time_limit: float = DEFAULT_TIME_LIMIT, counterexamples: bool = True,
-                 hidden: bool = True, private: list[Path] = (), instructor_diagnosis: bool = True):
+                 hidden: bool = True, private: list[Path] = (), instructor_diagnosis: bool = True,
+                 keep_answers: bool = False):
         """``private``: more paths student code must not reach (a class's folder, its gradebook);
         the course's are always. ``instructor_diagnosis``: name what the hidden checks' calls show
         (ExerciseResult.hidden_diagnoses, which the gradebook and the class report read); a command
-        that only shows a report, such as ``grade check``, has no use for them and skips the work."""
+        that only shows a report, such as ``grade check``, has no use for them and skips the work.
+        ``keep_answers``: the parse of a student's answers.yaml kept in the cache folder, for a command
+        that grades one student's work again and again (``grade check``), not a class's hundreds."""
         self.course = course
         self.runtime = runtime or CourseRuntime(course)
         # A student kit's runtime has no hidden check to run (nor the secret their inputs come from)
         # and no answer key: its reports grade the visible checks and say what the instructor grades.
         self.hidden = hidden and self.runtime.has_secret
         self.instructor_diagnosis = instructor_diagnosis
+        self.answers_parse = cached_parse if keep_answers else None
         counterexamples = counterexamples and self.runtime.runs_reference   # a search needs it on new inputs
         declare_display_packages(course.info.display_packages if course.info else ())   # before the worker starts
         self.worker = worker or Worker(isolation=isolation, hidden=[course.root, *private])

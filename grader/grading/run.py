@@ -432,7 +432,7 @@ class SubmissionRun:
         """The student's answers as a dict, or the problem that prevents reading them."""
         submission = self.submission
         if submission.answers_file is not None:
-            return (*read_answers_yaml(submission.answers_file), "")
+            return (*read_answers_yaml(submission.answers_file, self.grader.answers_parse), "")
         module = submission.single_module
         if module is None:
             return {}, Message("err.missing_file", file=exercise.file), ""

@@ -17,10 +17,10 @@ from grader.base.i18n import Message
 MAX_ANSWERS_BYTES = 256 * 1024
 
 
-def read_answers_yaml(path):
-    """Parse answers.yaml safely; a broken file costs the quiz only."""
-    import yaml   # here: a check of exercises alone never imports it (13 ms)
-
+def read_answers_yaml(path, kept_parse=None):
+    """Parse answers.yaml safely; a broken file costs the quiz only. ``kept_parse(data, parse, kind)``:
+    the parse kept between runs (grader/course/cache.py ``cached_parse``), for a command that grades
+    one student's work again and again (``grade check``): a run that finds it never imports yaml."""
     name = path.name
     try:
         data = path.read_bytes()
@@ -29,7 +29,30 @@ def read_answers_yaml(path):
     if len(data) > MAX_ANSWERS_BYTES:
         return {}, Message("err.answers_yaml", file=name, line="-", problem="file too large")
     try:
-        loaded = load_answers(data.decode("utf-8-sig"))
+        loaded = (kept_parse(data, lambda: _parse(data, name), "answers") if kept_parse is not None
+                  else _parse(data, name))
+    except _Broken as broken:
+        return {}, broken.message
+    if loaded is None:
+        loaded = {}
+    if not isinstance(loaded, dict):
+        return {}, Message("err.answers_not_dict", got=type(loaded).__name__)
+    return clean_strings(loaded), None
+
+
+class _Broken(Exception):
+    """A file that does not parse: the message that says where and why."""
+
+    def __init__(self, message: Message):
+        super().__init__(message.key)
+        self.message = message
+
+
+def _parse(data: bytes, name: str):
+    import yaml   # here: a check of exercises alone never imports it (13 ms)
+
+    try:
+        return load_answers(data.decode("utf-8-sig"))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else "?"
@@ -37,16 +60,12 @@ def read_answers_yaml(path):
             # "\\h_{t-1}" between double quotes: say which backslash, and how to write it instead
             text = data.decode("utf-8-sig", "replace").splitlines()[mark.line:mark.line + 1] or [""]
             bad = NOT_AN_ESCAPE.search(text[0])
-            return {}, Message("err.answers_yaml_escape", file=name, line=line,
-                               escape=plain(bad.group(0) if bad else "\\", 10))
-        return {}, Message("err.answers_yaml", file=name, line=line, problem=str(exc.problem or exc.context))
+            raise _Broken(Message("err.answers_yaml_escape", file=name, line=line,
+                                  escape=plain(bad.group(0) if bad else "\\", 10))) from None
+        raise _Broken(Message("err.answers_yaml", file=name, line=line,
+                              problem=str(exc.problem or exc.context))) from None
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError, MemoryError) as exc:
-        return {}, Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)
-    if loaded is None:
-        loaded = {}
-    if not isinstance(loaded, dict):
-        return {}, Message("err.answers_not_dict", got=type(loaded).__name__)
-    return clean_strings(loaded), None
+        raise _Broken(Message("err.answers_yaml", file=name, line="?", problem=type(exc).__name__)) from None
 
 
 def clean_strings(value, depth: int = 0):

@@ -144,3 +144,44 @@ def test_a_run_that_finds_everything_kept_never_imports_yaml(cache):
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env)
             for _ in range(2)]
     assert [r.stdout.strip() for r in runs] == ["True", "False"], [r.stderr[-800:] for r in runs]
+
+
+ANSWERS = [   # (the file, whether its parse is kept)
+    ('q1: b\nq2: "h_t = tanh(W x + b)"\nq3: [1, 2.5, true, null]\n', True),
+    ('1: one\n2.5: two\nnested: {a: [x, {b: 1e-3}]}\n', True),   # keys YAML reads as numbers stay numbers
+    ('when: 2026-12-06\n', False),                                 # a date: not plain data, never kept
+    ('q1: "\\h_{t-1}"\n', False),                                 # a broken file: its message, never kept
+    ('- a list\n- not a mapping\n', True),                         # parsed (and kept); then refused
+    ('', True),
+]
+
+
+@pytest.mark.parametrize("text, kept", ANSWERS)
+def test_a_students_answers_read_back_from_the_cache_as_they_parse(cache, tmp_path, text, kept):
+    from grader.course.cache import cached_parse
+    from grader.submission.answers import read_answers_yaml
+
+    path = tmp_path / "answers.yaml"
+    path.write_text(text, encoding="utf-8")
+    parsed = read_answers_yaml(path)
+    first, again = read_answers_yaml(path, cached_parse), read_answers_yaml(path, cached_parse)
+    assert first == parsed and again == parsed
+    assert [type(k) for k in again[0]] == [type(k) for k in parsed[0]]
+    assert len(list(cache.glob("answers-*.json"))) == kept
+
+
+def test_a_check_that_finds_the_answers_kept_never_imports_yaml(cache, tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import copy_reference
+
+    folder = copy_reference(tmp_path / "student")
+    script = ("import sys; from pathlib import Path; from grader.course.cache import cached_parse; "
+              "from grader.submission.answers import read_answers_yaml; "
+              f"read_answers_yaml(Path({str(folder / 'answers.yaml')!r}), cached_parse); "
+              "print('yaml' in sys.modules)")
+    env = {"GRADER_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env)
+            for _ in range(2)]
+    assert [r.stdout.strip() for r in runs] == ["True", "False"], [r.stderr[-800:] for r in runs]
