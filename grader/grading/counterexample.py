@@ -146,14 +146,14 @@ def _verdict(ctx, func, result, expected):
 
 
 @dataclass
-class _Tier:
+class Tier:
     """Cases of one function, fixed for the run: each with the reference's result."""
 
     rungs: list[tuple[Rung, object]]
     digests: frozenset     # the rungs' content keys (shrinking never sends one of them again)
 
 
-def _tier(ctx, func: str, name: str, build) -> _Tier:
+def _tier(ctx, func: str, name: str, build) -> Tier:
     """``build(digest)``'s rungs with the reference's results and their digests, once per run;
     a case the reference refuses is out of scope."""
     def make():
@@ -162,16 +162,16 @@ def _tier(ctx, func: str, name: str, build) -> _Tier:
             return call_digest(func, case.args, case.kwargs)
         with_expected = [(rung, _expected(reference, rung.case)) for rung in build(digest)]
         rungs = [(rung, expected) for rung, expected in with_expected if expected is not _REFUSED]
-        return _Tier(rungs, frozenset(digest(rung.case) for rung, _ in rungs))
+        return Tier(rungs, frozenset(digest(rung.case) for rung, _ in rungs))
     return ctx.runtime.memo((f"counterexample {name}", ctx.exercise.id, func), make)
 
 
-def _ladder(ctx, func: str) -> _Tier:
+def _ladder(ctx, func: str) -> Tier:
     """The function's ladder (grader/checks/choices.py: ladder)."""
     return _tier(ctx, func, "ladder", lambda digest: ladder(_inputs(ctx).builders[func], digest))
 
 
-def _drawn(ctx, func: str) -> _Tier:
+def _drawn(ctx, func: str) -> Tier:
     """The cases hypothesis draws for the function (grader/checks/choices.py: drawn), those not on its
     ladder. Hypothesis's draw is the same every run: its choices are kept between runs
     (grader/grading/tier_cache.py) and replayed through the builder."""

@@ -17,8 +17,9 @@ starts from it:
   code (a test that swaps a check in memory gets a memo of its own).
 
 What is kept is plain data, never pickle: JSON and raw numeric arrays of the wire format's dtypes
-(numbers, strings, arrays, lists, tuples, dicts) and the checks' :class:`~grader.checks.api.Case` objects, each kept
-once, so the plans still name the very cases the checks use. An entry holding anything else (a
+(numbers, strings, arrays, lists, tuples, dicts), the checks' :class:`~grader.checks.api.Case` objects,
+each kept once, so the plans still name the very cases the checks use, and the counterexample
+search's ladders (their rungs, with the reference's results). An entry holding anything else (a
 random generator, an object of the course's own) is not kept and is built again each run; so is a
 plan whose cases were not all kept. An array that appears twice is one object again when read;
 a case whose arguments are distinct arrays sharing memory is not kept.
@@ -45,7 +46,9 @@ import grader
 from grader.base.cache_folder import cache_dir, store_bytes
 from grader.base.code_digest import put
 from grader.checks.api import Case
+from grader.checks.choices import Rung
 from grader.course.runtime import CourseRuntime
+from grader.grading.counterexample import Tier
 from grader.grading.plan import Plan, PlannedCall
 from grader.sandbox.worker import wire
 
@@ -56,7 +59,10 @@ MAX_DEPTH = 40            # nesting of a kept value
 ALIGN = 8                 # every array's bytes start at a multiple of this
 CODE = ("checks", "course", "grading", "quiz")   # the wings whose code builds what is kept
 WIRE = "sandbox/worker/wire.py"
-SKIPPED = ("counterexample ", "tier cache digest")   # kept elsewhere (grader/grading/tier_cache.py)
+# Hypothesis's draws are kept as choices by grader/grading/tier_cache.py and replayed each run (a new
+# hypothesis may draw others); a counterexample search's ladder (the builder's own, no hypothesis)
+# is kept here with its reference results.
+SKIPPED = ("counterexample drawn", "tier cache digest")
 
 
 class _NotKept(Exception):
@@ -183,6 +189,12 @@ class _Encoder:
             return ["d", items]
         if kind is Case:
             return self.case(value, depth)
+        if kind is Rung:
+            return ["r", self.value(value.case, depth + 1), self.value(value.choices, depth + 1)]
+        if kind is Tier:
+            if not all(type(d) is str for d in value.digests):
+                raise _NotKept("digests")
+            return ["T", self.value(value.rungs, depth + 1), sorted(value.digests)]
         raise _NotKept(kind.__name__)
 
     def array(self, value):
@@ -387,6 +399,17 @@ class _Decoder:
             return float(str(node[1]))
         if tag == "j":
             return complex(float(str(node[1])), float(str(node[2])))
+        if tag == "r":
+            choices = self.value(node[2], depth + 1)
+            if type(choices) is not tuple:
+                raise _NotKept("rung")
+            return Rung(self.value(node[1], depth + 1), choices)
+        if tag == "T":
+            rungs = self.value(node[1], depth + 1)
+            if type(rungs) is not list or not all(type(r) is tuple and len(r) == 2 and type(r[0]) is Rung
+                                                  for r in rungs):
+                raise _NotKept("tier")
+            return Tier(rungs, frozenset(str(d) for d in _list(node[2])))
         raise _NotKept("tag")
 
     def case(self, row) -> Case:

@@ -15,8 +15,10 @@ import pytest
 import grader.grading.engine as engine
 from conftest import copy_reference, with_mistake
 from grader.checks.api import Case
+from grader.checks.choices import Rung
 from grader.course.loader import bundled_course_root, load_course
 from grader.grading import kept_memo
+from grader.grading.counterexample import Tier
 from grader.grading.engine import Grader
 from grader.grading.plan import Plan, PlannedCall
 from grader.report import render
@@ -36,7 +38,9 @@ def _memo():
         ("step", "expected", "rnn_step", id(a)): (a, np.ones((2, 2))),
         ("plan", "step"): Plan(visible=(PlannedCall("rnn_step", a, False), PlannedCall("rnn_step", b, True)),
                                hidden=()),
-        ("counterexample ladder", "step", "rnn_step"): object(),   # kept elsewhere
+        ("counterexample ladder", "step", "rnn_step"): Tier([(Rung(a, ((0, 3), (2, 5))), np.ones(2))],
+                                                            frozenset({"d1", "d2"})),
+        ("counterexample drawn", "step", "rnn_step"): Tier([], frozenset()),   # hypothesis's: replayed each run
     }
 
 
@@ -64,7 +68,11 @@ def test_what_is_kept_reads_back_the_same(tmp_path):
     assert key == ("step", "expected", "rnn_step", id(a)) and back[key][0] is a
     plan = back[("plan", "step")]
     assert plan.visible[0].case is a and plan.visible[1].case is b and plan.visible[1].reuse_args
-    assert not any(k[0].startswith("counterexample") for k in back)
+    tier = back[("counterexample ladder", "step", "rnn_step")]
+    ((rung, expected),) = tier.rungs
+    assert rung.case is a and rung.choices == ((0, 3), (2, 5)) and expected.tolist() == [1.0, 1.0]
+    assert tier.digests == frozenset({"d1", "d2"})
+    assert ("counterexample drawn", "step", "rnn_step") not in back
 
 
 def test_what_cannot_be_kept_is_built_again_and_not_tried_again(tmp_path):
@@ -118,9 +126,9 @@ def _three_mistakes(tmp_path):
     return folder
 
 
-def _graded(tmp_path, name, only=()):
+def _graded(tmp_path, name, only=(), counterexamples=False):
     course = load_course(ROOT)
-    with Grader(course, counterexamples=False) as grader:
+    with Grader(course, counterexamples=counterexamples) as grader:
         started_with = len(grader.runtime.memo_entries())
         result = grader.grade(load_submission(_three_mistakes(tmp_path / name), tmp_path / f"work-{name}"), only)
     report = json.loads(render(result, "json", "en"))
@@ -162,3 +170,18 @@ def test_the_key_follows_the_checks_the_secret_and_hidden(tmp_path, monkeypatch)
         assert kept_memo.memo_path(runtime, checks, True) is None
     monkeypatch.setenv("GRADER_CACHE_DIR", "")
     assert kept_memo.memo_path(runtime, checks, True) is None
+
+
+def test_a_counterexample_from_a_kept_ladder_is_the_one_a_built_ladder_gives(tmp_path, monkeypatch):
+    """The search's ladder (its cases and the reference's results) is kept too: the counterexample
+    shown is the same."""
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(engine, "KEEP_MEMO", False)
+    _, built = _graded(tmp_path, "built", ["step"], counterexamples=True)
+    monkeypatch.setattr(engine, "KEEP_MEMO", True)
+    _graded(tmp_path, "first", ["step"], counterexamples=True)
+    back, _ = kept_memo.read(next((tmp_path / "cache").glob("memo-*.bin")))
+    assert any(k[0] == "counterexample ladder" for k in back)
+    _, second = _graded(tmp_path, "second", ["step"], counterexamples=True)
+    assert second == built
+    assert any(c.get("counterexample") for e in built["exercises"] for c in e["checks"]), built
