@@ -74,12 +74,7 @@ class Grader:
         # The test vectors, reference results and plans an earlier run of this course built, for a
         # runtime that has none yet (a class's grading processes share their parent's, warm).
         fresh = KEEP_MEMO and not self.runtime.memo_entries()
-        self._kept = kept_memo.memo_path(self.runtime, self.checks, self.hidden) if fresh else None
-        self._known, self._kept_by = set(), os.getpid()
-        if self._kept is not None:
-            entries, refused = kept_memo.read(self._kept)
-            self.runtime.start_memo(entries)
-            self._known = {*self.runtime.memo_entries(), *refused}
+        self.kept = kept_memo.KeptMemo(self.runtime, self.checks, self.hidden) if fresh else None
         self.time_limit = time_limit
         self.counterexamples = counterexamples
         self._counterexamples: dict = {}
@@ -113,17 +108,13 @@ class Grader:
         try:
             return SubmissionRun(self, submission, only, progress).run()
         finally:
-            self._keep_memo()
+            if self.kept is not None:   # for the next run, where this one added to it
+                self.kept.keep()
 
-    def _keep_memo(self):
-        """The memo kept for the next run where this run added to it (in the process that read
-        it: a class's grading processes, forked after its warm-up, add nothing)."""
-        if self._kept is None or os.getpid() != self._kept_by:
-            return
-        entries = self.runtime.memo_entries()
-        if kept_memo.new_keys(entries, self._known):
-            kept_memo.keep(self._kept, entries)
-            self._known = set(entries)
+    def start_memo(self, exercises) -> None:
+        """What earlier runs built for these exercises (grader/grading/kept_memo.py), before they are graded."""
+        if self.kept is not None:
+            self.kept.load(e.id for e in exercises)
 
     def shares_one_child(self, submission: Submission) -> bool:
         """Whether the submission's exercises may share one child (:func:`shares_one_child`)."""

@@ -71,14 +71,68 @@ class _NotKept(Exception):
 
 # ---------------------------------------------------------------- where
 
-def memo_path(runtime, checks: dict, hidden: bool) -> Path | None:
-    """The file of this course run's kept memo, or None where nothing is kept (no cache folder,
-    or a runtime whose reference is recorded or stood in for: a kit, ``grade release``)."""
+class KeptMemo:
+    """A runtime's memo kept between runs, one file per exercise (a run of one exercise reads its
+    own): read for the exercises a run grades, written where the run added to it."""
+
+    def __init__(self, runtime, checks: dict, hidden: bool):
+        self.runtime = runtime
+        self.prefix = memo_prefix(runtime, checks, hidden)
+        self.loaded: set[str] = set()
+        self.known: set = set()      # keys read back, or refused by a kept file, or kept since
+        self.pid = os.getpid()       # the process that read it writes it (not a forked one)
+
+    def load(self, exercise_ids) -> None:
+        """The kept entries of these exercises, for each that has built nothing yet in this run:
+        all of an exercise's entries come from one place, so a plan names the cases its checks use."""
+        if self.prefix is None:
+            return
+        exercise_ids = [e for e in exercise_ids if e not in self.loaded]
+        if not exercise_ids:
+            return
+        built = {exercise_of(key) for key in self.runtime.memo_entries()}
+        for exercise_id in exercise_ids:
+            self.loaded.add(exercise_id)
+            if exercise_id in built:
+                continue
+            entries, refused = read(self._path(exercise_id))
+            self.runtime.start_memo(entries)
+            self.known |= {*entries, *refused}
+
+    def keep(self) -> None:
+        if self.prefix is None or os.getpid() != self.pid:
+            return
+        groups: dict[str, dict] = {}
+        for key, value in self.runtime.memo_entries().items():
+            exercise_id = exercise_of(key)
+            if exercise_id in self.loaded:
+                groups.setdefault(exercise_id, {})[key] = value
+        for exercise_id, entries in groups.items():
+            if new_keys(entries, self.known):
+                keep(self._path(exercise_id), entries)
+                self.known |= set(entries)
+
+    def _path(self, exercise_id: str) -> Path:
+        return Path(f"{self.prefix}-{hashlib.sha256(exercise_id.encode()).hexdigest()[:16]}.bin")
+
+
+def exercise_of(key) -> str | None:
+    """The exercise a memo entry belongs to: (exercise, tag...), (exercise, "expected", ...),
+    ("plan", exercise), ("counterexample ladder", exercise, function)."""
+    if type(key) is not tuple or len(key) < 2 or type(key[0]) is not str or type(key[1]) is not str:
+        return None
+    return key[1] if key[0] == "plan" or key[0].startswith("counterexample ") else key[0]
+
+
+def memo_prefix(runtime, checks: dict, hidden: bool) -> str | None:
+    """Where this course run's kept memo lives (its files' common start), or None where nothing
+    is kept (no cache folder, or a runtime whose reference is recorded or stood in for: a kit,
+    ``grade release``)."""
     folder = cache_dir()
     if folder is None or type(runtime) is not CourseRuntime or runtime.recording is not None:
         return None
     try:
-        return folder / f"memo-{_digest(runtime, checks, hidden)}.bin"
+        return str(folder / f"memo-{_digest(runtime, checks, hidden)}")
     except OSError:
         return None
 

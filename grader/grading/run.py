@@ -171,6 +171,7 @@ class SubmissionRun:
         exercises = self.course.select(self.only)
         self.by_instructor = [e for e in exercises if e.is_quiz] if not self.runtime.has_answer_key else []
         self.selected = [e for e in exercises if e not in self.by_instructor]
+        self.grader.start_memo(e for e in self.selected if not e.is_quiz)
         self.shared = self.grader.shares_one_child(self.submission)
         self.answers = self.grader.stand_in_answers()
         if self.progress is not None:

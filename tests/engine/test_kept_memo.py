@@ -129,27 +129,26 @@ def _three_mistakes(tmp_path):
 def _graded(tmp_path, name, only=(), counterexamples=False):
     course = load_course(ROOT)
     with Grader(course, counterexamples=counterexamples) as grader:
-        started_with = len(grader.runtime.memo_entries())
         result = grader.grade(load_submission(_three_mistakes(tmp_path / name), tmp_path / f"work-{name}"), only)
     report = json.loads(render(result, "json", "en"))
     report.pop("elapsed", None)
     report["source"] = ""
     for exercise in report["exercises"]:
         exercise.pop("elapsed", None)
-    return started_with, report
+    return report
 
 
 def test_a_run_from_the_kept_memo_records_no_plan_and_grades_the_same(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(engine, "KEEP_MEMO", False)
-    _, built = _graded(tmp_path, "built", ["step", "forward", "bptt"])
+    built = _graded(tmp_path, "built", ["step", "forward", "bptt"])
     monkeypatch.setattr(engine, "KEEP_MEMO", True)
-    first_start, first = _graded(tmp_path, "first", ["step", "forward", "bptt"])
-    assert first_start == 0 and list((tmp_path / "cache").glob("memo-*.bin"))
+    first = _graded(tmp_path, "first", ["step", "forward", "bptt"])
+    assert len(list((tmp_path / "cache").glob("memo-*.bin"))) == 3     # one file per exercise
     recorded = []
     monkeypatch.setattr(engine, "record_plan", lambda *a, **k: recorded.append(a) or pytest.fail("recorded"))
-    second_start, second = _graded(tmp_path, "second", ["step", "forward", "bptt"])
-    assert second_start > 0 and recorded == []
+    second = _graded(tmp_path, "second", ["step", "forward", "bptt"])
+    assert recorded == []
     assert first == built and second == built
     assert any(e["score"] < e["max_score"] for e in built["exercises"])
 
@@ -159,17 +158,31 @@ def test_the_key_follows_the_checks_the_secret_and_hidden(tmp_path, monkeypatch)
     course = load_course(ROOT)
     with Grader(course, counterexamples=False) as grader:
         runtime, checks = grader.runtime, grader.checks
-        base = kept_memo.memo_path(runtime, checks, True)
-        assert base is not None and base == kept_memo.memo_path(runtime, checks, True)
-        assert kept_memo.memo_path(runtime, checks, False) != base
+        base = kept_memo.memo_prefix(runtime, checks, True)
+        assert base is not None and base == kept_memo.memo_prefix(runtime, checks, True)
+        assert kept_memo.memo_prefix(runtime, checks, False) != base
         swapped = {**checks, "step": {**checks["step"], next(iter(checks["step"])): lambda ctx: None}}
-        assert kept_memo.memo_path(runtime, swapped, True) != base
+        assert kept_memo.memo_prefix(runtime, swapped, True) != base
         monkeypatch.setattr(runtime, "secret_fingerprint", "another")
-        assert kept_memo.memo_path(runtime, checks, True) != base
+        assert kept_memo.memo_prefix(runtime, checks, True) != base
         monkeypatch.setattr(runtime, "recording", object())
-        assert kept_memo.memo_path(runtime, checks, True) is None
+        assert kept_memo.memo_prefix(runtime, checks, True) is None
     monkeypatch.setenv("GRADER_CACHE_DIR", "")
-    assert kept_memo.memo_path(runtime, checks, True) is None
+    assert kept_memo.memo_prefix(runtime, checks, True) is None
+
+
+def test_a_run_of_one_exercise_reads_and_writes_only_its_own_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    _graded(tmp_path, "whole")
+    files = sorted((tmp_path / "cache").glob("memo-*.bin"))
+    assert len(files) == len([e for e in load_course(ROOT).exercises.values() if not e.is_quiz])
+    read = []
+    real = kept_memo.read
+    monkeypatch.setattr(kept_memo, "read", lambda path: read.append(path) or real(path))
+    _graded(tmp_path, "step", ["step"])
+    assert len(read) == 1 and read[0] in files
+    entries, _ = real(read[0])
+    assert {kept_memo.exercise_of(key) for key in entries} == {"step"}
 
 
 def test_a_counterexample_from_a_kept_ladder_is_the_one_a_built_ladder_gives(tmp_path, monkeypatch):
@@ -177,11 +190,37 @@ def test_a_counterexample_from_a_kept_ladder_is_the_one_a_built_ladder_gives(tmp
     shown is the same."""
     monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(engine, "KEEP_MEMO", False)
-    _, built = _graded(tmp_path, "built", ["step"], counterexamples=True)
+    built = _graded(tmp_path, "built", ["step"], counterexamples=True)
     monkeypatch.setattr(engine, "KEEP_MEMO", True)
     _graded(tmp_path, "first", ["step"], counterexamples=True)
-    back, _ = kept_memo.read(next((tmp_path / "cache").glob("memo-*.bin")))
-    assert any(k[0] == "counterexample ladder" for k in back)
-    _, second = _graded(tmp_path, "second", ["step"], counterexamples=True)
+    kept = [kept_memo.read(path)[0] for path in (tmp_path / "cache").glob("memo-*.bin")]
+    assert any(k[0] == "counterexample ladder" for entries in kept for k in entries)
+    second = _graded(tmp_path, "second", ["step"], counterexamples=True)
     assert second == built
     assert any(c.get("counterexample") for e in built["exercises"] for c in e["checks"]), built
+
+
+def test_an_exercise_that_built_something_in_this_run_reads_nothing_kept(tmp_path, monkeypatch):
+    """A plan read back names the cases kept with it: an exercise whose cases this run built already
+    (a check run on its own, say) must not take a plan that names others."""
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
+    _graded(tmp_path, "kept", ["step"])
+    course = load_course(ROOT)
+    with Grader(course, counterexamples=False) as grader:
+        grader.plan(course.exercises["step"])              # its cases built here, before the run reads anything
+        grader.runtime._memo.pop(("plan", "step"))         # (as by a check run on its own: cases, no plan)
+        cases = {k: v for k, v in grader.runtime.memo_entries().items() if k[0] == "step"}
+        grader.grade(load_submission(_three_mistakes(tmp_path / "again"), tmp_path / "work-again"), ["step"])
+        memo = grader.runtime.memo_entries()
+        planned = {id(p.case) for p in memo[("plan", "step")].visible}
+        assert planned and planned <= _case_ids(cases)      # the cases this run built, not the kept ones
+
+
+def _case_ids(value) -> set:
+    if isinstance(value, Case):
+        return {id(value)}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(*map(_case_ids, value)) if value else set()
+    return set()
