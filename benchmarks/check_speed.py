@@ -128,6 +128,8 @@ def main():
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     unit_argv = [sys.executable, "-c", "import numpy"]
+    # bytecode compiled, as after an install (a run with PYTHONDONTWRITEBYTECODE set writes none)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "grader")], check=True, capture_output=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         folders = build(tmp / "subs")

@@ -330,6 +330,9 @@ def run(args, tmp: Path):
         new_root = Path(args.new).resolve()
     else:
         new_root = extract(args.new, tmp / "new-code")
+    for root in {old_root, new_root}:   # bytecode compiled, as after an install (PYTHONDONTWRITEBYTECODE may be set)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "grader")], check=True,
+                       capture_output=True)
     cls = make_class(tmp / "a", args.n, args.correct)
     plants = planted(cls, tmp / "a" / "templates")
     cwd = tmp / "cwd"
