@@ -52,7 +52,7 @@ from grader.grading.counterexample import Tier
 from grader.grading.plan import Plan, PlannedCall
 from grader.sandbox.worker import wire
 
-VERSION = b"kept-memo-1"
+VERSION = b"kept-memo-2"
 MAX_BYTES = 256 << 20     # a kept memo larger than this is not read (the bundled course's: ~1 MiB)
 MAX_NODES = 5_000_000     # values decoded from one file
 MAX_DEPTH = 40            # nesting of a kept value
@@ -230,10 +230,11 @@ class _Encoder:
             return ["j", repr(value.real), repr(value.imag)]
         if kind is np.ndarray or isinstance(value, np.generic):
             return self.array(value)
-        if kind is tuple:
-            return ["t", [self.value(v, depth + 1) for v in value]]
-        if kind is list:
-            return ["l", [self.value(v, depth + 1) for v in value]]
+        if kind is tuple or kind is list:
+            if all(v is None or type(v) in _JSON_SCALARS for v in value) and \
+                    not any(type(v) is float and not math.isfinite(v) for v in value):
+                return ["tv" if kind is tuple else "lv", list(value)]   # plain items: read back in one step
+            return ["t" if kind is tuple else "l", [self.value(v, depth + 1) for v in value]]
         if kind is dict:
             items = []
             for k, v in value.items():
@@ -408,16 +409,23 @@ def _unpack(data: bytearray) -> tuple[dict, set]:
     return memo, {tuple(map(str, _list(key))) for key in _list(body["refused"])}
 
 
+_DTYPES = {code: np.dtype(code) for code in wire.ALLOWED_DTYPES}
+
+
 def _array(data: bytearray, start: int, row):
-    dtype, shape, scalar, offset = _list(row)
-    if dtype not in wire.ALLOWED_DTYPES or type(shape) is not list or not all(type(n) is int and n >= 0 for n in shape):
-        raise _NotKept("array")
-    dtype = np.dtype(dtype)
-    count = math.prod(shape)
+    dtype, shape, scalar, offset = row
+    dtype = _DTYPES[dtype]
+    count = 1
+    for n in shape:
+        if type(n) is not int or n < 0:
+            raise _NotKept("shape")
+        count *= n
     if type(offset) is not int or offset < 0 or start + offset + count * dtype.itemsize > len(data):
         raise _NotKept("array data")
-    array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset).reshape(shape)
-    return array[()] if scalar and array.ndim == 0 else array
+    array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
+    if scalar:
+        return array.reshape(())[()]
+    return array.reshape(shape)
 
 
 def _list(value) -> list:
@@ -435,6 +443,11 @@ class _Decoder:
         if depth > MAX_DEPTH or type(node) is not list or not node:
             raise _NotKept("node")
         tag = node[0]
+        if tag == "lv" or tag == "tv":
+            items = _list(node[1])
+            if not all(v is None or type(v) in _JSON_SCALARS for v in items):
+                raise _NotKept("scalar")
+            return items if tag == "lv" else tuple(items)
         if tag == "v":
             if type(node[1]) not in _SCALARS:
                 raise _NotKept("scalar")
@@ -475,3 +488,4 @@ class _Decoder:
 
 
 _SCALARS = (type(None), bool, int, float, str)
+_JSON_SCALARS = (bool, int, float, str)
