@@ -81,16 +81,27 @@ def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):
     assert [r[3] for r in rows[1:] if r[0] == "notes.txt"] == ["not graded: not a folder, .py, .ipynb or .zip"]
 
 
-def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
+def _reference_class(tmp_path, n: int) -> Path:
+    """``n`` students, each the reference."""
     cls = tmp_path / "class"
     cls.mkdir()
     template = copy_reference(tmp_path / "template")
-    for i in range(24):
+    for i in range(n):
         shutil.copytree(template, cls / f"s{i:02d}")
-    book = tmp_path / "book.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "1", "--gradebook",
+    return cls
+
+
+def _start_class(cls: Path, book: Path, jobs: int) -> subprocess.Popen:
+    """`grade class` started in a session of its own, to be killed halfway."""
+    return subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", str(jobs), "--gradebook",
                              str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
+    cls = _reference_class(tmp_path, 24)
+    book = tmp_path / "book.sqlite"
+    proc = _start_class(cls, book, jobs=1)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if book.exists() and 3 <= len(attempts(book)) < 20:
@@ -126,14 +137,9 @@ def _children(pid: int) -> set[int]:
 def test_the_grading_processes_end_when_the_run_is_killed_alone(tmp_path):
     """kill -9 of the run's process alone (not its group): its grading processes end with it
     (PR_SET_PDEATHSIG), instead of waiting for work forever with their sandboxed workers."""
-    cls = tmp_path / "class"
-    template = copy_reference(tmp_path / "template")
-    for i in range(12):
-        shutil.copytree(template, cls / f"s{i:02d}")
+    cls = _reference_class(tmp_path, 12)
     book = tmp_path / "book.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "2", "--gradebook",
-                             str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = _start_class(cls, book, jobs=2)
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not (book.exists() and attempts(book)):
