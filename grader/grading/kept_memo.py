@@ -206,17 +206,23 @@ def _plain_repr(value, depth: int = 0) -> str:
 
 # ---------------------------------------------------------------- keeping
 
+def _little_endian(dtype: np.dtype) -> np.dtype:
+    return dtype.newbyteorder("<") if dtype.byteorder == ">" else dtype
+
+
 class _Encoder:
     """The memo as one tagged JSON tree: ["v", x] a JSON scalar, ["f", repr] a float JSON cannot
     hold, ["j", re, im] a complex, ["a", i] an array of the array table (one object however often
-    it appears), ["c", i] a case of the case table, ["t"|"l", items], ["d", [[key, value]...]]."""
+    it appears), ["c", i] a case of the case table, ["t"|"l", items] a tuple or list (["tv"|"lv",
+    items] when every item is a JSON scalar), ["d", [[key, value]...]], ["r", case, choices] a
+    ladder's rung, ["T", rungs, digests] a ladder. The objects indexed by id() stay alive in the
+    memo being encoded."""
 
     def __init__(self):
         self.cases: list = []
         self.case_index: dict[int, int] = {}
         self.arrays: list = []
         self.array_index: dict[int, int] = {}
-        self._keep: list = []     # the objects indexed by id, alive while encoding
 
     def value(self, value, depth: int = 0):
         if depth > MAX_DEPTH:
@@ -254,10 +260,8 @@ class _Encoder:
 
     def array(self, value):
         if id(value) not in self.array_index:
-            dtype = value.dtype.newbyteorder("<") if value.dtype.byteorder == ">" else value.dtype
-            if dtype.str not in wire.ALLOWED_DTYPES:
+            if _little_endian(value.dtype).str not in wire.ALLOWED_DTYPES:
                 raise _NotKept("dtype")
-            self._keep.append(value)
             self.array_index[id(value)] = len(self.arrays)
             self.arrays.append(value)
         return ["a", self.array_index[id(value)]]
@@ -271,7 +275,6 @@ class _Encoder:
             # Encoded whole before it joins the table: a case that cannot be kept leaves no trace.
             row = [self.value(case.args, depth + 1), self.value(case.kwargs, depth + 1), case.label,
                    bool(case.shared)]
-            self._keep.append(case)
             self.case_index[id(case)] = len(self.cases)
             self.cases.append(row)
         return ["c", self.case_index[id(case)]]
@@ -348,7 +351,7 @@ def _pack(tree: dict, arrays: list) -> bytes:
     (read back as views of one buffer, aligned)."""
     table, blobs, offset = [], [], 0
     for value in arrays:
-        dtype = value.dtype.newbyteorder("<") if value.dtype.byteorder == ">" else value.dtype
+        dtype = _little_endian(value.dtype)
         data = np.ascontiguousarray(value, dtype=dtype).tobytes()
         table.append([dtype.str, list(np.shape(value)), isinstance(value, np.generic), offset])
         padding = -len(data) % ALIGN
