@@ -126,6 +126,7 @@ def test_a_warning_from_a_library_is_captured_again_for_the_next_exercise_in_the
     "np.seterr(all='raise')",
     "np.tanh = lambda x: x",
     "import signal; signal.signal(signal.SIGALRM, lambda *a: None)",
+    "import signal; signal.signal(signal.SIGUSR1, signal.SIG_IGN)",
     "import signal; signal.setitimer(signal.ITIMER_REAL, 100.0)",
     "import signal; signal.alarm(100)",
     "import threading; threading.Thread(target=time.sleep, args=(30,), daemon=True).start()",
@@ -149,6 +150,21 @@ def test_an_exercise_that_changes_the_process_sends_the_next_to_a_fresh_child(wo
         second = StudentModule(worker, root, "mod", 5.0)
         assert second.call("counter").value == 1      # a fresh import in a fresh child
         assert worker.tainted == tainted + 1 and worker.sessions == sessions + 1
+
+
+def test_a_library_module_a_student_replaced_is_the_library_again_for_the_next_exercise(worker, tmp_path):
+    # struct was imported before the fork and is not watched: only forgetting the student's modules puts it back
+    (tmp_path / "helper.py").write_text("NAME = 'helper'\n")
+    (tmp_path / "mod.py").write_text(MODULE + "import helper\n"
+                                     "def swap():\n    sys.modules['struct'] = helper\n"
+                                     "def which():\n    import struct\n    return getattr(struct, 'NAME', 'struct')\n")
+    with worker.staged(tmp_path) as root:
+        first = StudentModule(worker, root, "mod", 5.0)
+        first.call("swap")
+        assert first.call("which").value == "helper"
+        sessions = worker.sessions
+        assert StudentModule(worker, root, "mod", 5.0).call("which").value == "struct"
+        assert worker.sessions == sessions      # the same child
 
 
 def test_an_exercise_that_leaves_the_process_alone_keeps_the_child(worker, tmp_path):

@@ -466,6 +466,7 @@ class Harness:
         root = open_request["root"]
         self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
+        self.modules_at_fork = dict(sys.modules)   # none of them the student's (see student_modules)
         self.imported = False   # whether any student module has been imported in this child
         self.compiled = {}      # a notebook's cells, compiled once per child (run_cells)
         self.last_call = None
@@ -618,9 +619,9 @@ class Harness:
         left alone (its code does not run for this)."""
         import types
 
-        prefix = os.path.join(self.root, "")
-        student = [m for m in list(sys.modules.values())
-                   if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(prefix)]
+        if not stand_ins:
+            return
+        student = [m for _, m in self.student_modules()]
         by_name = {m.__name__: m for m in student}
         for module_name, func, _ in stand_ins:
             owner = by_name.get(module_name)
@@ -682,11 +683,24 @@ class Harness:
         reset_registries = getattr(warnings, "_filters_mutated", None)
         if reset_registries is not None:
             reset_registries()
+        for name, _ in self.student_modules():
+            del sys.modules[name]
+
+    def student_modules(self):
+        """(name, module) of each entry of sys.modules whose file is in the submission. Only the
+        entries this child added or replaced are looked at: the hundreds it was forked with are
+        the worker's and numpy's (and asking a lazy package for a missing __file__ runs its
+        __getattr__, an exception each time)."""
         prefix = os.path.join(self.root, "")
+        at_fork = self.modules_at_fork
+        found = []
         for name, module in list(sys.modules.items()):
+            if at_fork.get(name) is module:
+                continue
             file = getattr(module, "__file__", None)
             if isinstance(file, str) and file.startswith(prefix):
-                del sys.modules[name]
+                found.append((name, module))
+        return found
 
     def handle(self, request):
         if request.get("op") == "batch":
