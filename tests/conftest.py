@@ -8,6 +8,7 @@ take the name ``conftest`` that test modules import ROOT, copy_reference and the
 from __future__ import annotations
 
 import ast
+import atexit
 import os
 import re
 import shutil
@@ -26,8 +27,11 @@ os.environ.setdefault("GRADER_STRICT", "1")   # a broken check raises in tests i
 # tests deterministic and writes nothing into the config folder. tests/sandbox/test_redteam_hidden.py varies it.
 os.environ.setdefault("GRADER_SECRET", "the-test-suite-course-secret-0123456789abcdef")
 # Drawn counterexample cases are kept between runs (grader/grading/tier_cache.py): the tests keep theirs to
-# themselves, not in the user's cache folder.
-os.environ.setdefault("GRADER_CACHE_DIR", tempfile.mkdtemp(prefix="grader-test-cache-"))
+# themselves, not in the user's cache folder. The process that makes the folder (pytest, or its xdist controller,
+# whose workers inherit the variable) removes it when it exits: a test session leaves nothing in TMPDIR.
+if "GRADER_CACHE_DIR" not in os.environ:
+    os.environ["GRADER_CACHE_DIR"] = tempfile.mkdtemp(prefix="grader-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["GRADER_CACHE_DIR"], ignore_errors=True)
 
 from grader.course.loader import bundled_course_root, load_course  # noqa: E402
 from grader.grading.engine import Grader  # noqa: E402
