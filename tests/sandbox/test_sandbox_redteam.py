@@ -295,10 +295,10 @@ FORGED_OPEN_REPLIES = {
                   '{"__map__": [["kind", "exception"], ["frames", [[1]]]]}]]}}',
     "bad_map": '{"ok": True, "output": "", "__blobs__": [], "imports": {"__map__": 5}}',
     "bad_float": '{"ok": True, "output": "", "__blobs__": [], "imports": {"__float__": []}}',
-    "shape_overflow": '{"ok": True, "output": "", "__blobs__": [0], "imports": {"__nd__": 0, "dtype": "<f8", '
-                      '"shape": [4294967296, 4294967296], "kind": "array"}}',
-    "shape_too_big": '{"ok": True, "output": "", "__blobs__": [0], "imports": {"__nd__": 0, "dtype": "<f8", '
-                     '"shape": [100000000000000000000000], "kind": "array"}}',
+    "shape_overflow": '{"ok": True, "output": "", "__blobs__": [0], "imports": {"__nd__": [0, "<f8", '
+                      '[4294967296, 4294967296]]}}',
+    "shape_too_big": '{"ok": True, "output": "", "__blobs__": [0], "imports": {"__nd__": [0, "<f8", '
+                     '[100000000000000000000000]]}}',
 }
 
 

@@ -65,10 +65,14 @@ def test_pickle_payloads_are_never_loaded():
 
 
 @pytest.mark.parametrize("tag", [
-    {"__nd__": 0, "dtype": "|O", "shape": [1]},
-    {"__nd__": 0, "dtype": "<f8", "shape": [1000]},
-    {"__nd__": 5, "dtype": "<f8", "shape": [1]},
-    {"__nd__": 0, "dtype": "<f8", "shape": [-1]},
+    {"__nd__": [0, "|O", [1]]},
+    {"__nd__": [0, "<f8", [1000]]},
+    {"__nd__": [5, "<f8", [1]]},
+    {"__nd__": [0, "<f8", [-1]]},
+    {"__nd__": [0, "<f8", [1], 2]},          # a scalar's flag is 1
+    {"__nd__": [0, "<f4", [2], 1]},          # a scalar has no shape
+    {"__nd__": [0, "<f8"]},
+    {"__nd__": 0, "dtype": "<f8", "shape": [1]},
     {"__unknown__": 1},
 ])
 def test_malformed_tags_are_refused(tag):

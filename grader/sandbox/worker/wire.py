@@ -62,10 +62,19 @@ def encode(value, blobs: list, depth: int = 0):
     """
     if depth > 50:
         raise WireError("value nested too deeply")
-    if value is None or type(value) in (bool, int, str):
+    kind = type(value)
+    if kind is np.ndarray:     # the most frequent value of all: tested first
+        return _encode_array(value, blobs)
+    if value is None or kind is bool or kind is int or kind is str:
         return value
-    if type(value) is float:
-        return value if np.isfinite(value) else {"__float__": repr(value)}
+    if kind is float:
+        return value if value - value == 0 else {"__float__": repr(value)}   # inf - inf and nan - nan are nan
+    if kind is dict:
+        return _encode_map(value, blobs, depth)
+    if kind is list:
+        return [encode(v, blobs, depth + 1) for v in value]
+    if kind is tuple:
+        return {"__tuple__": [encode(v, blobs, depth + 1) for v in value]}
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         return _encode_array(value, blobs)
     if isinstance(value, bool):
@@ -83,13 +92,17 @@ def encode(value, blobs: list, depth: int = 0):
     if isinstance(value, list):
         return [encode(v, blobs, depth + 1) for v in value]
     if isinstance(value, dict):
-        items = []
-        for k, v in value.items():
-            if type(k) is not str and not isinstance(k, (int, float)):
-                raise WireError(f"dict key of type {type(k).__name__}")
-            items.append([k if type(k) in (str, int) else float(k), encode(v, blobs, depth + 1)])
-        return {"__map__": items}
+        return _encode_map(value, blobs, depth)
     raise WireError(f"unsupported value of type {type(value).__name__}")
+
+
+def _encode_map(value, blobs, depth):
+    items = []
+    for k, v in value.items():
+        if type(k) is not str and not isinstance(k, (int, float)):
+            raise WireError(f"dict key of type {type(k).__name__}")
+        items.append([k if type(k) in (str, int) else float(k), encode(v, blobs, depth + 1)])
+    return {"__map__": items}
 
 
 def _plain_float(x):
@@ -98,18 +111,25 @@ def _plain_float(x):
 
 
 def _encode_array(value, blobs):
-    kind = "scalar" if isinstance(value, np.generic) else "array"
-    type_name = type(value).__name__
-    array = np.asarray(value)
-    if type(array) is not np.ndarray:  # a subclass: keep only the data
-        array = np.ndarray.view(array, np.ndarray)
-    dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
-    if dtype.str not in ALLOWED_DTYPES:
+    """{"__nd__": [blob, dtype, shape]}; a NumPy scalar (np.float64(2.0)) has a fourth item, 1,
+    and comes back as one. A subclass of ndarray keeps only its data."""
+    if type(value) is np.ndarray:
+        array, scalar = value, False
+    else:
+        scalar = isinstance(value, np.generic)
+        array = np.asarray(value)
+        if type(array) is not np.ndarray:
+            array = np.ndarray.view(array, np.ndarray)
+    dtype = array.dtype
+    if dtype.byteorder == ">":
+        dtype = dtype.newbyteorder("<")
+        array = array.astype(dtype)
+    code = dtype.str
+    if code not in ALLOWED_DTYPES:
         raise WireError(f"array of dtype {array.dtype} (numbers only)")
-    data = np.ascontiguousarray(array, dtype=dtype).tobytes()
-    blobs.append(data)
-    return {"__nd__": len(blobs) - 1, "dtype": dtype.str, "shape": list(array.shape),
-            "kind": kind, "type": type_name}
+    blobs.append(array.tobytes())      # C order, whatever the array's layout
+    return {"__nd__": [len(blobs) - 1, code, list(array.shape), 1] if scalar
+            else [len(blobs) - 1, code, list(array.shape)]}
 
 
 # ---------------------------------------------------------------- decoding
@@ -126,16 +146,17 @@ def decode(data, blobs: list, depth: int = 0, budget: list | None = None):
         if budget[0] < 0:
             raise WireError("value too large")
     kind = type(data)
-    if kind in _SCALARS:
-        return data
-    if kind is str:
-        return clean_text(data)
-    if kind is list:
+    if kind is dict:           # arrays and maps first: most of what a call carries
+        if "__nd__" in data:
+            return _decode_array(data, blobs)
+    elif kind is list:
         return [decode(v, blobs, depth + 1, budget) for v in data]
-    if kind is not dict or len(data) == 0:
+    elif kind is str:
+        return clean_text(data)
+    elif kind in _SCALARS:
+        return data
+    else:
         raise WireError("malformed value")
-    if "__nd__" in data:
-        return _decode_array(data, blobs)
     if "__map__" in data:
         return {clean_text(_key(k)): decode(v, blobs, depth + 1, budget) for k, v in data["__map__"]}
     if "__tuple__" in data:
@@ -159,11 +180,13 @@ _DTYPES = {code: np.dtype(code) for code in ALLOWED_DTYPES}
 
 def _decode_array(tag, blobs):
     # Every reply holds arrays: the checks are written out rather than with all() and math.prod.
-    code = tag.get("dtype")
+    spec = tag.get("__nd__")
+    if type(spec) is not list or not 3 <= len(spec) <= 4:
+        raise WireError("malformed array")
+    index, code, shape = spec[0], spec[1], spec[2]
     dt = _DTYPES.get(code) if type(code) is str else None
     if dt is None:
         raise WireError(f"dtype {code!r} is not allowed")
-    shape = tag.get("shape")
     if type(shape) is not list or len(shape) > 32:
         raise WireError("malformed shape")
     count = 1
@@ -171,14 +194,15 @@ def _decode_array(tag, blobs):
         if type(n) is not int or n < 0:
             raise WireError("malformed shape")
         count *= n   # Python integers: no overflow
-    index = tag.get("__nd__")
     if type(index) is not int or not 0 <= index < len(blobs):
         raise WireError("array data missing")
     data = blobs[index]
     if len(data) != count * dt.itemsize:
         raise WireError("array data has the wrong size")
-    array = np.frombuffer(data, dtype=dt).reshape(shape).copy()   # aligned, writable, the frame's no more
-    if array.ndim == 0 and tag.get("kind") == "scalar":
+    array = np.frombuffer(data, dtype=dt).copy().reshape(shape)   # aligned, writable, the frame's no more
+    if len(spec) == 4:
+        if spec[3] != 1 or array.ndim:
+            raise WireError("malformed array")
         return array[()]
     return array
 
@@ -295,9 +319,9 @@ class Reader:
         end = _PREFIX.size + size
         while len(buffer) < end:
             self._fill(deadline, end - len(buffer))
-        header = bytes(buffer[_PREFIX.size:_PREFIX.size + header_size])
-        payload = bytes(buffer[_PREFIX.size + header_size:end])
-        del buffer[:end]
+        header = buffer[_PREFIX.size:_PREFIX.size + header_size]   # copies: the buffer moves on
+        payload = buffer[_PREFIX.size + header_size:end]
+        del buffer[:end]     # from the front of a bytearray: no bytes move
         self.last_size = size
         return unpack(header, payload, lazy)
 

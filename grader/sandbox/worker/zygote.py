@@ -712,24 +712,31 @@ class Harness:
                 except wire.WireError as exc:
                     self.reply({"ok": False, "error": {"kind": "protocol", "message": short(exc)}})
                     continue
-                self.handle({**call, "op": "call", "module": request.get("module")})
+                self.call(call, request.get("module"))
                 del call
             return
         op = request.get("op")
         if op == "import":
             self.import_module(request)
-            return
-        module = self.modules.get(request.get("module"))
+        elif op == "getattr":
+            module = self.modules.get(request.get("module"))
+            name = request.get("func") or request.get("name")
+            if module is None:
+                self.reply({"ok": False, "error": {"kind": "missing", "message": "module not imported"}})
+            elif not hasattr(module, name):
+                self.reply({"ok": False, "error": {"kind": "missing", "name": name}})
+            else:
+                self.reply({"ok": True, "value": getattr(module, name)})
+        else:
+            self.call(request, request.get("module"))
+
+    def call(self, request, module_name):
+        """One call of a student function (a batch's item, or a request of its own)."""
+        module = self.modules.get(module_name)
         if module is None:
             self.reply({"ok": False, "error": {"kind": "missing", "message": "module not imported"}})
             return
         name = request.get("func") or request.get("name")
-        if op == "getattr":
-            if not hasattr(module, name):
-                self.reply({"ok": False, "error": {"kind": "missing", "name": name}})
-            else:
-                self.reply({"ok": True, "value": getattr(module, name)})
-            return
         func = getattr(module, name, None)
         if func is None or not callable(func):
             self.reply({"ok": False, "error": {"kind": "missing", "name": name}})
