@@ -112,6 +112,20 @@ def test_a_call_the_release_did_not_record_is_not_answered(courses):
         modules.function("rnn_step", "rnn_step")(*(np.full((2, 2), 0.123),) * 4, np.zeros(2))
 
 
+def test_records_of_another_format_answer_nothing(courses, tmp_path):
+    """A .rec file written by a grader whose call digests differ (the format number says so) is refused whole."""
+    from grader.course import kit_records
+    from grader.sandbox.worker import wire
+
+    _, kit = courses
+    frame = kit_records.read_frame(kit.kit_dir / "reference.rec")
+    old = tmp_path / "reference.rec"
+    old.write_bytes(wire.pack({**frame, "format": kit_records.FORMAT - 1}))
+    with pytest.raises(NotInKit, match="another format"):
+        RecordedModules(old).calls()
+    assert RecordedModules(kit.kit_dir / "reference.rec").calls()     # the release's own are read
+
+
 def test_a_kit_without_records_is_not_a_course_that_grades(tmp_path):
     """exercises/ alone (no solutions/, no kit/) is not a kit: it has nothing to grade with."""
     shutil.copytree(bundled_course_root() / "exercises", tmp_path / "exercises")
