@@ -466,7 +466,6 @@ class Harness:
         root = open_request["root"]
         self.reply_fd, self.capture_fd, self.root = reply_fd, capture_fd, root
         self.modules = {}
-        self.modules_at_fork = dict(sys.modules)   # none of them the student's (see student_modules)
         self.imported = False   # whether any student module has been imported in this child
         self.compiled = {}      # a notebook's cells, compiled once per child (run_cells)
         self.last_call = None
@@ -476,6 +475,7 @@ class Harness:
         sys.modules["_grader_wire"] = sys.modules.pop("wire")
         sys.modules["_grader_process_state"] = sys.modules.pop("process_state")
         sys.modules["_grader_confine"] = sys.modules.pop("confine")
+        self.modules_at_fork = dict(sys.modules)   # none of them the student's (see student_modules)
         os.chdir(root)
         self.requests = None    # the reader of the grader's requests (child_main)
         self.cpu_limit = float((open_request.get("limits") or {}).get("cpu") or 0)
