@@ -217,7 +217,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
            only_students=(), roster=None):
     """Grade every student of DIRECTORY or a downloaded .zip (a plain folder per student, or the
     download of Canvas, Moodle, Gradescope, GitHub Classroom or nbgrader) into a gradebook."""
-    import tempfile
+    from grader.base.temp_folders import temporary_folder
 
     from grader.classroom.lms_download import Download, describe
     from grader.classroom.lms_layouts import check_layout
@@ -232,7 +232,7 @@ def class_(directory, fmt, output, lang, only, course_dir, jobs, gradebook, forc
     from grader.classroom.staff import StaffOptions
     staff = StaffOptions.read(deadline, late_policy, submitted_at, extensions, only_students, roster)
     course = None if dry_run else refuse_early(output, course_dir, only, no_sandbox, scheduler)
-    with tempfile.TemporaryDirectory(prefix="grade-download-") as work:
+    with temporary_folder("download") as work:
         download = Download(directory, Path(work))
         grouping = download.group(layout)
         if dry_run:

@@ -18,7 +18,6 @@ import multiprocessing
 import multiprocessing.util
 import os
 import signal
-import tempfile
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grader
+from grader.base.temp_folders import temporary_folder
 from grader.base.code_digest import put
 from grader.grading.engine import Grader
 from grader.base.errors import SubmissionError
@@ -207,7 +207,7 @@ def _grade_one(student: str, path: str, only: tuple, notes: tuple = ()):
     # a quiz's variant questions are graded with this student's own values (grader/quiz/variants.py)
     with for_student(_PREPARED.get("variant_secret"), student):
         return outcome(_PREPARED["feedback"], student, start, lambda: grade_path(Path(path), _GRADER, only,
-                                                                                 prefix="grade-class-"), notes)
+                                                                                 kind="class"), notes)
 
 
 def grade_loaded(grader_: Grader, feedback, student: str, submission, only: tuple, start: float):
@@ -261,9 +261,9 @@ def warm_up(grader_: Grader, course, only):
     """Build every test vector and reference result once, before the jobs fork."""
     from grader.course.solution_folders import reference_folder
 
-    with tempfile.TemporaryDirectory(prefix="grade-warm-") as tmp:
+    with temporary_folder("warm") as tmp:
         folder = reference_folder(course, Path(tmp) / "reference")
-        grade_path(folder, grader_, only, prefix="grade-warm-")
+        grade_path(folder, grader_, only, kind="warm")
     if grader_.counterexamples:
         from grader.grading.counterexample import warm_ladders
 

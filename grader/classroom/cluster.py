@@ -23,11 +23,11 @@ worker are in flight (one being graded, one queued), so the client holds at most
 
 from __future__ import annotations
 
-import tempfile
 import uuid
 from collections import deque
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.base.errors import CourseError
 
 WORKER_KILLED = "its grading worker died every time it was tried (out of memory?)"
@@ -171,7 +171,7 @@ def load_and_pack(entry):
     from grader.base.errors import SubmissionError
     from grader.submission.load import load_submission
 
-    with tempfile.TemporaryDirectory(prefix="grade-pack-") as workdir:
+    with temporary_folder("pack") as workdir:
         try:
             return pack(load_submission(Path(entry.path), Path(workdir))), None
         except (SubmissionError, TooLarge) as exc:

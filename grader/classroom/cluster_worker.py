@@ -21,7 +21,6 @@ import asyncio
 import gc
 import io
 import shutil
-import tempfile
 import threading
 import time
 import zipfile
@@ -30,6 +29,7 @@ from pathlib import Path
 from distributed import WorkerPlugin, get_worker
 
 import grader
+from grader.base.temp_folders import make_folder, temporary_folder
 from grader.base.code_digest import grader_digest   # a worker running other code refuses the run
 
 PLUGIN_NAME = "rnn-grader"
@@ -146,7 +146,7 @@ class WarmGrader(WorkerPlugin):
         if fingerprint(secret) != settings["secret_fingerprint"]:
             raise Refused("its course secret is not the client's (hidden inputs would differ): set "
                           "GRADER_SECRET to the same value on the client and every worker")
-        self.folder = Path(tempfile.mkdtemp(prefix="grade-course-"))
+        self.folder = make_folder("course")
         with zipfile.ZipFile(io.BytesIO(settings["course"])) as archive:
             for name in archive.namelist():       # written by pack_course: relative, no links
                 if name.startswith("/") or ".." in Path(name).parts:
@@ -202,7 +202,7 @@ def grade_one(warm, feedback, student: str, packed: dict, only: tuple):
     from grader.submission.packed import unpack
 
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="grade-dask-") as folder:
+    with temporary_folder("dask") as folder:
         try:
             submission = unpack(packed, Path(folder), student)
         except (OSError, ValueError) as exc:

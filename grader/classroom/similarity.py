@@ -46,11 +46,11 @@ import gc
 import html
 import io
 import os
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.base.errors import BadInput
 
 K = 25                     # copydetect's noise threshold (its default): filtered characters a fingerprint covers
@@ -390,7 +390,7 @@ def run_similarity(directory: Path, course, csv_path, html_path, ignore, thresho
     from grader.report import write_atomically
 
     require_copydetect()
-    with tempfile.TemporaryDirectory(prefix="grade-similarity-") as work:
+    with temporary_folder("similarity") as work:
         submissions = collect(Path(directory), Path(work))
         pairs = compare(submissions, course, ignore)
     if csv_path is not None:

@@ -10,15 +10,15 @@ that cannot be loaded raises :class:`grader.base.errors.SubmissionError` from he
 from __future__ import annotations
 
 import contextlib
-import tempfile
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.submission.load import load_submission
 
 
-def grade_path(path, grader, only=(), *, prefix: str = "grade-", on_start=None, progress=None):
-    """Load the submission at ``path`` into a new temporary folder (its name starts with
-    ``prefix``; removed before this returns), grade it and return its
+def grade_path(path, grader, only=(), *, kind: str = "check", on_start=None, progress=None):
+    """Load the submission at ``path`` into a new temporary folder (grader/base/temp_folders.py:
+    ``kind`` names it; removed before this returns), grade it and return its
     :class:`grader.report.results.SubmissionResult`.
 
     ``grader``: a :class:`grader.grading.engine.Grader`, or a function of no arguments that makes one:
@@ -30,7 +30,7 @@ def grade_path(path, grader, only=(), *, prefix: str = "grade-", on_start=None, 
     ``progress``: a function of no arguments making a progress context manager
     (grader/progress.make_progress), made and entered around the grading alone; what it
     gives is told of each exercise."""
-    with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
+    with temporary_folder(kind) as workdir:
         submission = load_submission(Path(path), Path(workdir))
         made = grader() if callable(grader) else None
         with made if made is not None else contextlib.nullcontext(grader) as grading:

@@ -28,10 +28,10 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.course.solution_folders import mistake_folder, reference_folder
 from grader.grading.engine import Grader
 from grader.base.errors import CourseError
@@ -250,13 +250,13 @@ def validate_course(course, only=(), echo=print) -> ValidationReport:
     ids = [e.id for e in exercises]
     failed_by: dict[tuple[str, str], list[str]] = {(e.id, c.id): [] for e in exercises for c in e.checks}
 
-    with tempfile.TemporaryDirectory(prefix="grade-validate-") as tmp, Grader(course) as grader:
+    with temporary_folder("validate") as tmp, Grader(course) as grader:
         tmp = Path(tmp)
         grader.diagnoser.explain_all = True    # every implementation that explains a result (listed ones agree)
 
         def grade(folder: Path, which):
             try:
-                result = grade_path(folder, grader, which, prefix="grade-validate-")
+                result = grade_path(folder, grader, which, kind="validate")
             except CourseError as exc:   # the course's code or YAML failed while grading this folder
                 report.course_errors.append(str(exc))
                 report.problems.append(f"course error while grading {folder.name}: {exc}")

@@ -25,11 +25,11 @@ import json
 import os
 import signal
 import sys
-import tempfile
 import traceback
 from dataclasses import fields
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.base.i18n import LANGUAGES, Message, default_language
 from grader.submission.load import Submission
 
@@ -147,7 +147,7 @@ class Session:
         nb.cells = [nbformat.v4.new_code_cell(cells.get(n, "")) for n in range(1, max(cells) + 1)]
         name = notebook_name(request.get("name")) or self.course.info.notebook or "notebook.ipynb"
         with closed_files(students_read_by_permissions("auto")), \
-                tempfile.TemporaryDirectory(prefix="grade-jupyter-") as tmp:
+                temporary_folder("jupyter") as tmp:
             (Path(tmp) / "in").mkdir()
             path = Path(tmp) / "in" / name
             nbformat.write(nb, str(path))

@@ -31,7 +31,7 @@ def write_kit_data(course, folder: Path) -> None:
     visible checks only (hidden checks and the quiz never run: nothing of them is recorded),
     so every call a visible check or a diagnosis makes is in the records."""
     import shutil
-    import tempfile
+    from grader.base.temp_folders import temporary_folder
 
     from grader.grading.engine import Grader
     from grader.grading.grade_path import grade_path
@@ -43,11 +43,11 @@ def write_kit_data(course, folder: Path) -> None:
     recording.expect(REFERENCE)
     code_exercises = [e.id for e in course.exercises.values() if not e.is_quiz]
     runtime = CourseRuntime(course, recording=recording)
-    with tempfile.TemporaryDirectory(prefix="grade-kit-") as tmp, \
+    with temporary_folder("kit") as tmp, \
             Grader(course, runtime=runtime, counterexamples=False, hidden=False) as grader:
         tmp = Path(tmp)
-        grade_path(reference_folder(course, tmp / "reference"), grader, code_exercises, prefix="grade-kit-")
-        grade_path(course.stubs_dir, grader, code_exercises, prefix="grade-kit-")
+        grade_path(reference_folder(course, tmp / "reference"), grader, code_exercises, kind="kit")
+        grade_path(course.stubs_dir, grader, code_exercises, kind="kit")
         count = 0
         for exercise in course.exercises.values():
             for mistake in exercise.mistakes:
@@ -55,7 +55,7 @@ def write_kit_data(course, folder: Path) -> None:
                     recording.expect(f"mistakes/{exercise.id}/{variant.stem}")
                     count += 1
                     wrong = mistake_folder(course, mistake, variant, tmp / f"m{count}")
-                    grade_path(wrong, grader, [exercise.id], prefix="grade-kit-")
+                    grade_path(wrong, grader, [exercise.id], kind="kit")
     recording.write(folder)
     for exercise in course.exercises.values():   # the catalogues' texts name the mistakes in the kit
         catalogue = course.root / "solutions" / "mistakes" / exercise.id / "catalogue.yaml"

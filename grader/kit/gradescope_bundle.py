@@ -35,6 +35,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from grader.base.temp_folders import temporary_folder
 from grader.course.loader import bundled_course_root
 from grader.base.errors import BadInput, CourseError
 
@@ -113,7 +114,7 @@ def build_bundle(out: Path, course_dir: Path | None = None, lang: str = "en") ->
     if not out.parent.is_dir():
         raise BadInput(f"no such folder: {out.parent}")
     extra = course_files(Path(course_dir)) if course_dir is not None else []
-    with tempfile.TemporaryDirectory(prefix="grade-bundle-") as tmp:
+    with temporary_folder("bundle") as tmp:
         wheel = grader_wheel(Path(tmp))
         entries = [
             ("setup.sh", render_template("setup.sh", WHEEL=wheel.name).encode(), EXECUTABLE),

@@ -28,13 +28,13 @@ import shutil
 import socket
 import stat
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.sandbox.notebook_run import MAX_RERUNS, CellClock
 from grader.checks.outcomes import CallResult, StudentError, with_arguments
+from grader.base.temp_folders import remove_stale
 from grader.sandbox.cgroup import Cgroup
 from grader.sandbox.isolation import SUBMISSION_UIDS, Isolation, choose_isolation, protect_from_others
 from grader.sandbox.launch import await_hello, kill, launch, new_exchange, take_spare, worker_command
@@ -146,7 +146,7 @@ class Worker:
         self._root: str | None = None
         self._cgroup: Cgroup | None = None
         self._confine: dict | None = None   # the staged submission's confinement (no bubblewrap)
-        _remove_stale_exchanges()
+        remove_stale()   # what killed graders left in TMPDIR (grader/base/temp_folders.py)
         spare = take_spare(isolation, self.hidden, self.limits)
         if spare is not None:   # started before the course was loaded, and said hello
             self._exchange, self.isolation, self._cgroup = spare.exchange, spare.isolation, spare.cgroup
@@ -461,17 +461,6 @@ def _is_pipe(fd: int) -> bool:
         return stat.S_ISFIFO(os.fstat(fd).st_mode)
     except OSError:
         return False
-
-
-def _remove_stale_exchanges():
-    """Exchange folders of graders that were killed before they could clean up."""
-    for folder in Path(tempfile.gettempdir()).glob("grade-exchange-*-*"):
-        try:
-            owner = int(folder.name.split("-")[2])
-        except (IndexError, ValueError):
-            continue
-        if not Path(f"/proc/{owner}").exists():
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 class StudentModule:

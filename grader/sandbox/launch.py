@@ -26,10 +26,10 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
+from grader.base.temp_folders import make_folder
 from grader.sandbox import isolation as isolation_module
 from grader.sandbox.cgroup import Cgroup
 from grader.sandbox.display_packages import preload_arguments
@@ -103,7 +103,7 @@ def kill(proc: subprocess.Popen) -> None:
 
 def new_exchange() -> Path:
     """The folder submissions are staged in, seen read-only inside the sandbox."""
-    exchange = Path(tempfile.mkdtemp(prefix=f"grade-exchange-{os.getpid()}-"))
+    exchange = make_folder("exchange")
     os.chmod(exchange, 0o755)   # the sandbox's user must be able to read it
     return exchange
 

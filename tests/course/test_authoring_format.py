@@ -73,7 +73,7 @@ def report(tmp_path: Path, folder: Path, course: Path = GATES, lang: str = "en",
 def view(folder: Path, course: Path = GATES, lang: str = "en"):
     """What a report shows (grader/report/view.py), in ``lang``: hints and named mistakes' explanations."""
     with Grader(load_course(course)) as grader:
-        return build_view(grade_path(folder, grader, prefix="test-authoring-"), lang)
+        return build_view(grade_path(folder, grader, kind="authoring"), lang)
 
 
 def shown(submission_view, exercise: str, name: str):
@@ -361,7 +361,7 @@ def test_the_hint_shown_is_the_one_for_the_way_the_check_failed(tmp_path):
     assert shown(swapped, "lstm", "matches_reference").hint.startswith("Compare your gates with the statement")
     assert shown(swapped, "lstm", "saturated").hint.startswith("Every gate is saturated")   # no values hint: generic
     with Grader(load_course(GATES)) as grader:
-        result = grade_path(with_mistake(tmp_path, "unstable_sigmoid"), grader, prefix="test-authoring-")
+        result = grade_path(with_mistake(tmp_path, "unstable_sigmoid"), grader, kind="authoring")
     named = build_view(result, "en")
     assert [d.id for d in named.exercises[0].diagnoses] == ["lstm.unstable_sigmoid"]
     assert shown(named, "lstm", "saturated").hint.startswith("Every gate is saturated")   # its own hint says why
