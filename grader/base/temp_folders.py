@@ -5,7 +5,9 @@ cluster job past its wall time) runs no cleanup: what it staged stays in TMPDIR 
 that is a student's submission, a class's download or a copy of the course. So every such
 folder is ``grade-<kind>-<pid>-<random>``, and :func:`remove_stale` (run whenever a sandboxed
 worker starts, so by every command that grades) deletes the ones whose process is gone. A
-folder of a process that is alive, or of another user, is never touched.
+folder of a process that is alive, or of another user, is never touched. A pid is only meaningful
+in its PID namespace: graders in containers that share one TMPDIR but not their PIDs must each be
+given a TMPDIR of their own.
 """
 
 from __future__ import annotations
