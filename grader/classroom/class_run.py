@@ -11,7 +11,6 @@ changed.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import hashlib
 import multiprocessing
@@ -29,6 +28,7 @@ import grader
 from grader.base.temp_folders import temporary_folder
 from grader.base.code_digest import put
 from grader.grading.engine import Grader
+from grader.sandbox.trusted_calls import die_with_parent
 from grader.base.errors import SubmissionError
 from grader.grading.grade_path import grade_path
 from grader.submission.forms import NOT_A_SUBMISSION, is_submission_file
@@ -166,11 +166,7 @@ def _die_with_parent(parent: int | None) -> None:
     ``kill -9`` of ``grade class`` (not of its process group) the grading processes would
     otherwise wait for work forever, each with its warm sandboxed worker (which goes with its
     grading process: bwrap --die-with-parent). Linux only; elsewhere nothing changes."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if parent is not None and os.getppid() != parent:     # it died before: no signal will come
+    if die_with_parent() and parent is not None and os.getppid() != parent:   # it died before: no signal will come
         os._exit(1)
 
 

@@ -302,7 +302,7 @@ def _how(sig) -> str:
 def _serve(runtime, requests: int, replies: int, memory: int):
     """The helper's loop: one request, one reply, until the grader closes its pipe."""
     os.setpgid(0, 0)
-    _die_with_parent()
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the grader handles ^C, and kills it
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     null = os.open(os.devnull, os.O_RDWR)
@@ -390,12 +390,14 @@ def _max_fd() -> int:
     return soft if soft != resource.RLIM_INFINITY else 1 << 16
 
 
-def _die_with_parent():
-    """Killed with the grading process, even in the middle of a call."""
+def die_with_parent() -> bool:
+    """This process is killed with its parent, however the parent dies, even in the middle of a
+    call (PR_SET_PDEATHSIG); whether that could be set (Linux only)."""
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     except (OSError, AttributeError):
-        pass
+        return False
+    return True
 
 
 def _one_blas_thread():
