@@ -412,12 +412,9 @@ def _unpack(data: bytearray) -> tuple[dict, set]:
     return memo, {tuple(map(str, _list(key))) for key in _list(body["refused"])}
 
 
-_DTYPES = {code: np.dtype(code) for code in wire.ALLOWED_DTYPES}
-
-
 def _array(data: bytearray, start: int, row):
     dtype, shape, scalar, offset = row
-    dtype = _DTYPES[dtype]
+    dtype = wire.DTYPES[dtype]
     count = 1
     for n in shape:
         if type(n) is not int or n < 0:

@@ -175,7 +175,7 @@ def _key(k):
     return k
 
 
-_DTYPES = {code: np.dtype(code) for code in ALLOWED_DTYPES}
+DTYPES = {code: np.dtype(code) for code in ALLOWED_DTYPES}   # read once, not per array
 
 
 def _decode_array(tag, blobs):
@@ -184,7 +184,7 @@ def _decode_array(tag, blobs):
     if type(spec) is not list or not 3 <= len(spec) <= 4:
         raise WireError("malformed array")
     index, code, shape = spec[0], spec[1], spec[2]
-    dt = _DTYPES.get(code) if type(code) is str else None
+    dt = DTYPES.get(code) if type(code) is str else None
     if dt is None:
         raise WireError(f"dtype {code!r} is not allowed")
     if type(shape) is not list or len(shape) > 32:
