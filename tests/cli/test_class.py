@@ -7,8 +7,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 
 from conftest import ROOT, STUBS, copy_reference, run_grade as run, with_mistake
 from grader.sandbox.isolation import bwrap_path
+from helpers.killed_class import attempts, reference_class, start_class
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
 
@@ -31,14 +30,6 @@ def small_class(tmp_path):
     (cls / "dave.py").write_text((ROOT / "tests/impls/single_file.py").read_text())
     (cls / "notes.txt").write_text("not a submission")
     return cls
-
-
-def attempts(book: Path) -> list[tuple]:
-    try:
-        with sqlite3.connect(book, timeout=30) as db:
-            return db.execute("SELECT student, content FROM attempts ORDER BY id").fetchall()
-    except sqlite3.OperationalError:   # the grader is still creating the gradebook
-        return []
 
 
 def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):
@@ -81,27 +72,10 @@ def test_class_matches_check_and_keeps_every_attempt(small_class, tmp_path):
     assert [r[3] for r in rows[1:] if r[0] == "notes.txt"] == ["not graded: not a folder, .py, .ipynb or .zip"]
 
 
-def _reference_class(tmp_path, n: int) -> Path:
-    """``n`` students, each the reference."""
-    cls = tmp_path / "class"
-    cls.mkdir()
-    template = copy_reference(tmp_path / "template")
-    for i in range(n):
-        shutil.copytree(template, cls / f"s{i:02d}")
-    return cls
-
-
-def _start_class(cls: Path, book: Path, jobs: int) -> subprocess.Popen:
-    """`grade class` started in a session of its own, to be killed halfway."""
-    return subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", str(jobs), "--gradebook",
-                             str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-
-
 def test_kill_9_halfway_then_resume_loses_and_duplicates_nothing(tmp_path):
-    cls = _reference_class(tmp_path, 24)
+    cls = reference_class(tmp_path, 24)
     book = tmp_path / "book.sqlite"
-    proc = _start_class(cls, book, jobs=1)
+    proc = start_class(cls, book, jobs=1)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if book.exists() and 3 <= len(attempts(book)) < 20:
@@ -137,9 +111,9 @@ def _children(pid: int) -> set[int]:
 def test_the_grading_processes_end_when_the_run_is_killed_alone(tmp_path):
     """kill -9 of the run's process alone (not its group): its grading processes end with it
     (PR_SET_PDEATHSIG), instead of waiting for work forever with their sandboxed workers."""
-    cls = _reference_class(tmp_path, 12)
+    cls = reference_class(tmp_path, 12)
     book = tmp_path / "book.sqlite"
-    proc = _start_class(cls, book, jobs=2)
+    proc = start_class(cls, book, jobs=2)
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not (book.exists() and attempts(book)):

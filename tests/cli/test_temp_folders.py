@@ -4,17 +4,14 @@ removed by the next command that grades; nothing of a live process, or of anothe
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import sqlite3
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from conftest import ROOT, copy_reference, run_grade
+from conftest import copy_reference, run_grade
 from grader.base import temp_folders
+from helpers.killed_class import attempts, reference_class, start_class
 
 
 def gone_pid() -> int:
@@ -61,22 +58,11 @@ def test_what_a_class_killed_with_kill_9_left_is_gone_after_the_next_run(tmp_pat
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp)}
-    cls = tmp_path / "class"
-    template = copy_reference(tmp_path / "template")
-    for i in range(12):
-        shutil.copytree(template, cls / f"s{i:02d}")
+    cls = reference_class(tmp_path, 12)
     book = tmp_path / "book.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(cls), "--jobs", "2", "--gradebook",
-                             str(book), "--no-counterexamples", "--feedback", "none"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = start_class(cls, book, jobs=2, env=env)
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and proc.poll() is None:
-        if book.exists():
-            try:
-                if sqlite3.connect(book).execute("SELECT COUNT(*) FROM attempts").fetchone()[0] >= 2:
-                    break
-            except sqlite3.Error:
-                pass
+    while time.monotonic() < deadline and proc.poll() is None and len(attempts(book)) < 2:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -84,6 +70,6 @@ def test_what_a_class_killed_with_kill_9_left_is_gone_after_the_next_run(tmp_pat
     while time.monotonic() < deadline and [n for n in grader_folders(tmp) if temp_folders._alive(int(n.split("-")[2]))]:
         time.sleep(0.1)
     left = grader_folders(tmp)
-    code, _, err = run_grade("check", template, "--only", "step", env=env)
+    code, _, err = run_grade("check", tmp_path / "template", "--only", "step", env=env)
     assert code == 0, err
     assert grader_folders(tmp) == [], f"left by the killed run: {left}"
