@@ -25,5 +25,6 @@ def test_the_call_cost_benchmark_measures_both_kinds_of_call(tmp_path):
         sys.path.remove(str(ROOT / "benchmarks"))
     (tmp_path / "mod.py").write_text(call_cost.MODULE)
     for func in ("small", "loss"):
-        wall, grader, child = call_cost.measure(tmp_path, func, calls=5, batches=2)
-        assert 0 < wall < 1 and 0 < grader < 1 and child < 1
+        # the child's CPU is a difference of two workers' totals: too small here to say anything
+        wall, grader, _ = call_cost.measure(tmp_path, func, calls=5, batches=2)
+        assert 0 < wall < 1 and 0 < grader < 1
